@@ -1,0 +1,73 @@
+package dev.relaycp.fs;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.URI;
+import java.util.Arrays;
+
+/**
+ * Where a writer relay puts one chunk on the destination.
+ *
+ * @param kind a whole file, or one part of a multipart upload
+ * @param path the staged destination file (for a part: the file the upload will complete into)
+ * @param uploadHandle the multipart upload's handle bytes; empty for {@link Kind#FILE}
+ * @param partNumber the part's number, 1 or more; 0 for {@link Kind#FILE}
+ * @param replication replication of the written file
+ * @param blockSize block size of the written file
+ */
+public record ChunkTarget(
+    Kind kind, URI path, byte[] uploadHandle, int partNumber, short replication, long blockSize) {
+
+  /** How the chunk lands. */
+  public enum Kind {
+    FILE,
+    PART
+  }
+
+  public ChunkTarget {
+    requireNonNull(kind, "kind is null");
+    requireNonNull(path, "path is null");
+    requireNonNull(uploadHandle, "uploadHandle is null");
+    uploadHandle = uploadHandle.clone();
+    if (kind == Kind.PART && (partNumber < 1 || uploadHandle.length == 0)) {
+      throw new IllegalArgumentException(
+          "a part needs an upload handle and a part number of 1 or more, got " + partNumber);
+    }
+    if (replication < 1) {
+      throw new IllegalArgumentException("replication must be 1 or more, got " + replication);
+    }
+    if (blockSize < 1) {
+      throw new IllegalArgumentException("blockSize must be 1 or more, got " + blockSize);
+    }
+  }
+
+  public static ChunkTarget file(URI path, short replication, long blockSize) {
+    return new ChunkTarget(Kind.FILE, path, new byte[0], 0, replication, blockSize);
+  }
+
+  public static ChunkTarget part(
+      URI path, byte[] uploadHandle, int partNumber, short replication, long blockSize) {
+    return new ChunkTarget(Kind.PART, path, uploadHandle, partNumber, replication, blockSize);
+  }
+
+  @Override
+  public byte[] uploadHandle() {
+    return uploadHandle.clone();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ChunkTarget that
+        && kind == that.kind
+        && path.equals(that.path)
+        && Arrays.equals(uploadHandle, that.uploadHandle)
+        && partNumber == that.partNumber
+        && replication == that.replication
+        && blockSize == that.blockSize;
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * path.hashCode() + partNumber;
+  }
+}

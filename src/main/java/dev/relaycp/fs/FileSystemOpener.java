@@ -1,0 +1,53 @@
+package dev.relaycp.fs;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import java.io.IOException;
+import java.net.URI;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.UnsupportedFileSystemException;
+
+/**
+ * Opens Hadoop file systems for relaycp. Every FileSystem it returns compares checksums in
+ * {@code COMPOSITE_CRC} mode, which does not depend on block or chunk size, so a source and a
+ * destination with different layouts give equal checksums for equal bytes.
+ */
+public final class FileSystemOpener {
+  /** The Hadoop key that selects how block checksums are combined into a file checksum. */
+  public static final String CHECKSUM_COMBINE_MODE = "dfs.checksum.combine.mode";
+
+  private final Configuration configuration;
+
+  private FileSystemOpener(Configuration configuration) {
+    this.configuration = new Configuration(configuration);
+    this.configuration.set(CHECKSUM_COMBINE_MODE, "COMPOSITE_CRC");
+  }
+
+  public static FileSystemOpener of(Configuration configuration) {
+    return new FileSystemOpener(requireNonNull(configuration, "configuration is null"));
+  }
+
+  public Configuration configuration() {
+    return new Configuration(configuration);
+  }
+
+  /** The (cached) FileSystem for {@code uri}. */
+  public FileSystem open(URI uri) {
+    requireNonNull(uri, "uri is null");
+    try {
+      return FileSystem.get(uri, configuration);
+    } catch (UnsupportedFileSystemException e) {
+      throw new RelayCpException(ErrorCode.UNSUPPORTED_FILESYSTEM,
+          "no Hadoop FileSystem for scheme '" + uri.getScheme() + "' in " + uri
+              + "; use an hdfs:// URI or put the scheme's connector on the class path", e);
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "connecting to " + uri);
+    } catch (IllegalArgumentException e) {
+      throw new RelayCpException(ErrorCode.MALFORMED_URI,
+          "cannot use " + uri + ": " + e.getMessage() + "; write it as scheme://host:port/path", e);
+    }
+  }
+}

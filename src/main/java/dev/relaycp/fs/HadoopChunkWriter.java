@@ -1,0 +1,86 @@
+package dev.relaycp.fs;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.apache.hadoop.fs.BBUploadHandle;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.MultipartUploader;
+import org.apache.hadoop.fs.PartHandle;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IOUtils;
+
+/**
+ * Writes one chunk on the destination through Hadoop: a whole file with {@code createFile}, or
+ * one part of a multipart upload with {@link MultipartUploader#putPart}. Bytes stream from the
+ * given input to the FileSystem as they arrive; nothing is staged on local disk.
+ */
+public final class HadoopChunkWriter {
+  private static final int COPY_BUFFER_BYTES = 64 * 1024;
+
+  private final FileSystemOpener opener;
+
+  public HadoopChunkWriter(FileSystemOpener opener) {
+    this.opener = requireNonNull(opener, "opener is null");
+  }
+
+  /**
+   * Writes exactly {@code length} bytes of {@code bytes} as {@code target}.
+   *
+   * @return the part handle's bytes for a part, or an empty array for a whole file
+   */
+  public byte[] write(ChunkTarget target, InputStream bytes, long length) throws IOException {
+    requireNonNull(target, "target is null");
+    requireNonNull(bytes, "bytes is null");
+    Path path = new Path(target.path());
+    FileSystem fileSystem = opener.open(target.path());
+    return switch (target.kind()) {
+      case FILE -> {
+        // A re-sent chunk goes to a new staged name (see the driver), so overwrite only
+        // matters for a retry on the same relay after a failure it saw itself.
+        try (FSDataOutputStream out = fileSystem.createFile(path)
+            .overwrite(true)
+            .recursive()
+            .replication(target.replication())
+            .blockSize(target.blockSize())
+            .build()) {
+          IOUtils.copyBytes(bytes, out, COPY_BUFFER_BYTES, false);
+        }
+        yield new byte[0];
+      }
+      case PART -> putPart(fileSystem, target, path, bytes, length);
+    };
+  }
+
+  private static byte[] putPart(
+      FileSystem fileSystem, ChunkTarget target, Path path, InputStream bytes, long length)
+      throws IOException {
+    try (MultipartUploader uploader = fileSystem.createMultipartUploader(path.getParent())
+        .build()) {
+      PartHandle handle = uploader.putPart(
+              BBUploadHandle.from(ByteBuffer.wrap(target.uploadHandle())),
+              target.partNumber(), false, path, bytes, length)
+          .get();
+      return handle.toByteArray();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RelayCpException(ErrorCode.INTERRUPTED, "interrupted writing part "
+          + target.partNumber() + " of " + target.path(), e);
+    } catch (ExecutionException | CompletionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IOException(e.getCause());
+    }
+  }
+}

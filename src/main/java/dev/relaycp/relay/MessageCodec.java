@@ -1,0 +1,189 @@
+package dev.relaycp.relay;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.fs.ChunkTarget;
+import dev.relaycp.relay.RelayMessage.Authenticated;
+import dev.relaycp.relay.RelayMessage.Challenge;
+import dev.relaycp.relay.RelayMessage.ChunkDone;
+import dev.relaycp.relay.RelayMessage.ChunkFailed;
+import dev.relaycp.relay.RelayMessage.ChunkOrder;
+import dev.relaycp.relay.RelayMessage.ChunkWritten;
+import dev.relaycp.relay.RelayMessage.Data;
+import dev.relaycp.relay.RelayMessage.EndOfChunk;
+import dev.relaycp.relay.RelayMessage.Proof;
+import dev.relaycp.relay.RelayMessage.WriteChunk;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.MessageToMessageCodec;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
+
+/**
+ * Maps {@link RelayMessage}s to {@link Frame}s and back. Payloads of control frames are
+ * written with {@link DataOutput}: integers big endian, strings as modified UTF-8 with a
+ * two-byte length, byte arrays as a four-byte length and the bytes.
+ *
+ * <pre>
+ * SEND_CHUNK / WRITE_CHUNK payload:
+ * +---------+--------+--------+--------+---------+------+--------+----------------+------+-------+-------+
+ * | chunkId | source | offset | length | writer  | kind | target | upload handle  | part | repl. | block |
+ * | int64   | utf    | int64  | int64  | utf     | int8 | utf    | int32 + bytes  | int32| int16 | int64 |
+ * +---------+--------+--------+--------+---------+------+--------+----------------+------+-------+-------+
+ * END_OF_CHUNK: chunkId int64, length int64     CHUNK_WRITTEN: chunkId int64, part handle
+ * CHUNK_DONE: chunkId int64, bytes int64, part handle
+ * CHUNK_FAILED: chunkId int64, error code utf, message utf
+ * CHALLENGE: nonce bytes    PROOF: mac bytes    AUTHENTICATED: empty    DATA: the bytes
+ * </pre>
+ */
+public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessage> {
+
+  @Override
+  protected void encode(ChannelHandlerContext ctx, RelayMessage message, List<Object> out)
+      throws IOException {
+    if (message instanceof Data data) {
+      out.add(Frame.of(FrameType.DATA, data.content().retain()));
+      return;
+    }
+    ByteBuf payload = ctx.alloc().heapBuffer(64);
+    try (ByteBufOutputStream output = new ByteBufOutputStream(payload)) {
+      out.add(Frame.of(write(message, output), payload));
+    } catch (IOException | RuntimeException e) {
+      payload.release();
+      throw e;
+    }
+  }
+
+  private static FrameType write(RelayMessage message, DataOutput output) throws IOException {
+    if (message instanceof Challenge challenge) {
+      writeBytes(output, challenge.nonce());
+      return FrameType.CHALLENGE;
+    } else if (message instanceof Proof proof) {
+      writeBytes(output, proof.mac());
+      return FrameType.PROOF;
+    } else if (message instanceof Authenticated) {
+      return FrameType.AUTHENTICATED;
+    } else if (message instanceof ChunkOrder order) {
+      writeOrder(output, order);
+      return FrameType.SEND_CHUNK;
+    } else if (message instanceof WriteChunk write) {
+      writeOrder(output, write.order());
+      return FrameType.WRITE_CHUNK;
+    } else if (message instanceof EndOfChunk end) {
+      output.writeLong(end.chunkId());
+      output.writeLong(end.length());
+      return FrameType.END_OF_CHUNK;
+    } else if (message instanceof ChunkWritten written) {
+      output.writeLong(written.chunkId());
+      writeBytes(output, written.partHandle());
+      return FrameType.CHUNK_WRITTEN;
+    } else if (message instanceof ChunkDone done) {
+      output.writeLong(done.chunkId());
+      output.writeLong(done.bytes());
+      writeBytes(output, done.partHandle());
+      return FrameType.CHUNK_DONE;
+    } else if (message instanceof ChunkFailed failed) {
+      output.writeLong(failed.chunkId());
+      output.writeUTF(failed.code().name());
+      output.writeUTF(truncate(failed.message()));
+      return FrameType.CHUNK_FAILED;
+    }
+    throw new IllegalArgumentException("no frame for message " + message);
+  }
+
+  @Override
+  protected void decode(ChannelHandlerContext ctx, Frame frame, List<Object> out)
+      throws IOException {
+    if (frame.type() == FrameType.DATA) {
+      out.add(new Data(frame.content().retain()));
+      return;
+    }
+    ByteBufInputStream input = new ByteBufInputStream(frame.content());
+    try {
+      out.add(read(frame.type(), input));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new CorruptedFrameException("malformed " + frame.type() + " frame: " + e.getMessage());
+    }
+    if (input.available() != 0) {
+      throw new CorruptedFrameException(
+          frame.type() + " frame has " + input.available() + " trailing bytes");
+    }
+  }
+
+  private static RelayMessage read(FrameType type, DataInput input) throws IOException {
+    return switch (type) {
+      case CHALLENGE -> new Challenge(readBytes(input));
+      case PROOF -> new Proof(readBytes(input));
+      case AUTHENTICATED -> new Authenticated();
+      case SEND_CHUNK -> readOrder(input);
+      case WRITE_CHUNK -> new WriteChunk(readOrder(input));
+      case END_OF_CHUNK -> new EndOfChunk(input.readLong(), input.readLong());
+      case CHUNK_WRITTEN -> new ChunkWritten(input.readLong(), readBytes(input));
+      case CHUNK_DONE -> new ChunkDone(input.readLong(), input.readLong(), readBytes(input));
+      case CHUNK_FAILED ->
+          new ChunkFailed(input.readLong(), ErrorCode.valueOf(input.readUTF()), input.readUTF());
+      case DATA -> throw new IllegalStateException("DATA frames are decoded without a copy");
+    };
+  }
+
+  private static void writeOrder(DataOutput output, ChunkOrder order) throws IOException {
+    ChunkTarget target = order.target();
+    output.writeLong(order.chunkId());
+    output.writeUTF(order.source().toString());
+    output.writeLong(order.offset());
+    output.writeLong(order.length());
+    output.writeUTF(order.writerAddress());
+    output.writeByte(target.kind().ordinal());
+    output.writeUTF(target.path().toString());
+    writeBytes(output, target.uploadHandle());
+    output.writeInt(target.partNumber());
+    output.writeShort(target.replication());
+    output.writeLong(target.blockSize());
+  }
+
+  private static ChunkOrder readOrder(DataInput input) throws IOException {
+    long chunkId = input.readLong();
+    URI source = URI.create(input.readUTF());
+    long offset = input.readLong();
+    long length = input.readLong();
+    String writer = input.readUTF();
+    int kind = input.readUnsignedByte();
+    if (kind >= ChunkTarget.Kind.values().length) {
+      throw new IOException("unknown chunk target kind " + kind);
+    }
+    ChunkTarget target = new ChunkTarget(
+        ChunkTarget.Kind.values()[kind],
+        URI.create(input.readUTF()),
+        readBytes(input),
+        input.readInt(),
+        input.readShort(),
+        input.readLong());
+    return new ChunkOrder(chunkId, source, offset, length, writer, target);
+  }
+
+  private static void writeBytes(DataOutput output, byte[] bytes) throws IOException {
+    output.writeInt(bytes.length);
+    output.write(bytes);
+  }
+
+  private static byte[] readBytes(DataInput input) throws IOException {
+    int length = input.readInt();
+    if (length < 0 || length > FrameCodec.MAX_PAYLOAD_BYTES) {
+      throw new IOException("byte array length " + length + " out of range");
+    }
+    byte[] bytes = new byte[length];
+    input.readFully(bytes);
+    return bytes;
+  }
+
+  /** writeUTF takes at most 65535 bytes; error messages are cut well below that. */
+  private static String truncate(String message) {
+    return message.length() > 4000 ? message.substring(0, 4000) + "..." : message;
+  }
+
+}

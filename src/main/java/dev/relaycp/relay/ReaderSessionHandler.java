@@ -1,0 +1,248 @@
+package dev.relaycp.relay;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.HadoopFailures;
+import dev.relaycp.fs.HadoopRangeReader;
+import dev.relaycp.relay.RelayMessage.ChunkDone;
+import dev.relaycp.relay.RelayMessage.ChunkFailed;
+import dev.relaycp.relay.RelayMessage.ChunkOrder;
+import dev.relaycp.relay.RelayMessage.ChunkWritten;
+import dev.relaycp.relay.RelayMessage.Data;
+import dev.relaycp.relay.RelayMessage.EndOfChunk;
+import dev.relaycp.relay.RelayMessage.WriteChunk;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reader's side of a connection from the driver: each SEND_CHUNK is read from the source
+ * FileSystem and streamed to the writer relay it names, and answered CHUNK_DONE once the
+ * writer has written it, or CHUNK_FAILED with the reason. Orders run one after another on one
+ * thread per driver connection, in order; the driver may send several ahead so that small
+ * files do not each wait a round trip. The connection to each writer is kept for the session.
+ *
+ * <p>Back-pressure: the reading thread waits for the writer connection to be writable before
+ * each DATA frame, so at most the channel's high water mark is queued in memory.
+ */
+final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessage> {
+  private static final Logger LOG = LoggerFactory.getLogger(ReaderSessionHandler.class);
+  private static final long CONNECT_TIMEOUT_SECONDS = 30;
+
+  private final RelayConnector connector;
+  private final HadoopRangeReader reader;
+  private final RelayCounters counters;
+  private final int dataFrameBytes;
+  private final ExecutorService serial;
+  private final Map<RelayAddress, WriterLink> links = new ConcurrentHashMap<>();
+  private Channel driver;
+
+  ReaderSessionHandler(
+      RelayConnector connector,
+      HadoopRangeReader reader,
+      RelayCounters counters,
+      int dataFrameBytes,
+      ThreadFactory threads) {
+    this.connector = requireNonNull(connector, "connector is null");
+    this.reader = requireNonNull(reader, "reader is null");
+    this.counters = requireNonNull(counters, "counters is null");
+    this.dataFrameBytes = dataFrameBytes;
+    this.serial = Executors.newSingleThreadExecutor(threads);
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    driver = ctx.channel();
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, RelayMessage message) {
+    if (message instanceof ChunkOrder order) {
+      serial.execute(() -> send(order));
+      ctx.read();
+    } else {
+      LOG.warn("Closing connection from {}: unexpected {}", ctx.channel().remoteAddress(),
+          message.getClass().getSimpleName());
+      ctx.close();
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    serial.shutdownNow();
+    links.values().forEach(link -> link.connection.close());
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.warn("Closing connection from the driver at {}: {}", ctx.channel().remoteAddress(),
+        cause.getMessage());
+    ctx.close();
+  }
+
+  private void send(ChunkOrder order) {
+    WriterLink link;
+    try {
+      link = linkTo(RelayAddress.parse(order.writerAddress()));
+    } catch (RelayCpException e) {
+      driver.writeAndFlush(new ChunkFailed(order.chunkId(), e.code(), e.getMessage()));
+      return;
+    }
+    CompletableFuture<ChunkWritten> written = link.expect(order.chunkId());
+    written.whenComplete((done, failure) -> driver.writeAndFlush(done != null
+        ? new ChunkDone(order.chunkId(), order.length(), done.partHandle())
+        : failedMessage(order.chunkId(), failure)));
+    try (InputStream source = reader.open(order.source(), order.offset())) {
+      link.connection.send(new WriteChunk(order));
+      long remaining = order.length();
+      while (remaining > 0) {
+        int size = (int) Math.min(dataFrameBytes, remaining);
+        ByteBuf bytes = readFully(source, size, order);
+        link.connection.awaitWritable();
+        link.connection.send(new Data(bytes));
+        remaining -= size;
+      }
+      link.connection.send(new EndOfChunk(order.chunkId(), order.length()));
+      counters.chunkRead();
+    } catch (RelayCpException e) {
+      abandon(link, written, e);
+    } catch (IOException e) {
+      abandon(link, written, written.isDone()
+          ? new RelayCpException(ErrorCode.CHUNK_FAILED, e.getMessage(), e)
+          : HadoopFailures.translate(e, "reading " + order.source()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      abandon(link, written, new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping"));
+    }
+  }
+
+  private ByteBuf readFully(InputStream source, int size, ChunkOrder order) throws IOException {
+    ByteBuf bytes = ByteBufAllocator.DEFAULT.heapBuffer(size, size);
+    try {
+      while (bytes.isWritable()) {
+        if (bytes.writeBytes(source, bytes.writableBytes()) < 0) {
+          throw new RelayCpException(ErrorCode.IO_ERROR, order.source() + " ended before offset "
+              + (order.offset() + order.length()) + "; was it changed during the copy?");
+        }
+      }
+      return bytes;
+    } catch (IOException | RuntimeException e) {
+      bytes.release();
+      throw e;
+    }
+  }
+
+  /** The writer holds part of a chunk that will never be finished: drop the connection. */
+  private void abandon(WriterLink link, CompletableFuture<ChunkWritten> written,
+      RelayCpException failure) {
+    written.completeExceptionally(failure);
+    link.connection.close();
+  }
+
+  private static ChunkFailed failedMessage(long chunkId, Throwable failure) {
+    Throwable cause = failure instanceof java.util.concurrent.CompletionException
+        ? failure.getCause()
+        : failure;
+    if (cause instanceof RelayCpException relay) {
+      return new ChunkFailed(chunkId, relay.code(), relay.getMessage());
+    }
+    return new ChunkFailed(chunkId, ErrorCode.CHUNK_FAILED, String.valueOf(cause.getMessage()));
+  }
+
+  private WriterLink linkTo(RelayAddress address) {
+    WriterLink link = links.get(address);
+    if (link != null && link.connection.isOpen()) {
+      return link;
+    }
+    WriterLink fresh = new WriterLink(address);
+    try {
+      fresh.connection = connector.connect(address, fresh)
+          .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RelayCpException relay
+          ? relay
+          : RelayConnection.unreachable(address, e.getCause());
+    } catch (TimeoutException e) {
+      throw RelayConnection.unreachable(address, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping");
+    }
+    links.put(address, fresh);
+    return fresh;
+  }
+
+  /** One connection to a writer relay and the chunks sent on it still waiting for an answer. */
+  private static final class WriterLink implements RelayConnection.Listener {
+    private final RelayAddress address;
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private RelayConnection connection;
+
+    private record Pending(long chunkId, CompletableFuture<ChunkWritten> written) {}
+
+    WriterLink(RelayAddress address) {
+      this.address = address;
+    }
+
+    synchronized CompletableFuture<ChunkWritten> expect(long chunkId) {
+      CompletableFuture<ChunkWritten> written = new CompletableFuture<>();
+      pending.add(new Pending(chunkId, written));
+      return written;
+    }
+
+    @Override
+    public void onMessage(RelayMessage message) {
+      Pending first;
+      synchronized (this) {
+        first = pending.poll();
+      }
+      try {
+        if (first == null) {
+          LOG.warn("Writer relay {} answered for no chunk: {}", address, message);
+        } else if (message instanceof ChunkWritten written && written.chunkId() == first.chunkId) {
+          first.written.complete(written);
+        } else if (message instanceof ChunkFailed failed && failed.chunkId() == first.chunkId) {
+          first.written.completeExceptionally(
+              new RelayCpException(failed.code(), failed.message()));
+        } else {
+          first.written.completeExceptionally(new RelayCpException(ErrorCode.PROTOCOL_ERROR,
+              "writer relay " + address + " answered " + message + " for chunk "
+                  + first.chunkId));
+        }
+      } finally {
+        ReferenceCountUtil.release(message);
+      }
+    }
+
+    @Override
+    public void onClosed(Throwable cause) {
+      RelayCpException failure = new RelayCpException(ErrorCode.CHUNK_FAILED,
+          "connection to writer relay " + address + " closed"
+              + (cause == null ? "" : ": " + cause.getMessage()));
+      synchronized (this) {
+        pending.forEach(waiting -> waiting.written.completeExceptionally(failure));
+        pending.clear();
+      }
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.relaycp.relay;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.fs.ChunkTarget;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.DefaultByteBufHolder;
+import java.net.URI;
+import java.util.Arrays;
+
+/** The messages of the relay protocol; {@link MessageCodec} maps each to one frame type. */
+public sealed interface RelayMessage {
+
+  /** Relay to client, first thing on every connection. */
+  record Challenge(byte[] nonce) implements RelayMessage {
+    public Challenge {
+      nonce = requireNonNull(nonce, "nonce is null").clone();
+    }
+
+    @Override
+    public byte[] nonce() {
+      return nonce.clone();
+    }
+  }
+
+  /** Client to relay: HMAC-SHA256(secret, nonce). */
+  record Proof(byte[] mac) implements RelayMessage {
+    public Proof {
+      mac = requireNonNull(mac, "mac is null").clone();
+    }
+
+    @Override
+    public byte[] mac() {
+      return mac.clone();
+    }
+  }
+
+  /** Relay to client: proof accepted. */
+  record Authenticated() implements RelayMessage {}
+
+  /**
+   * One chunk to move: {@code length} bytes of {@code source} from {@code offset}, to be written
+   * as {@code target}. As SEND_CHUNK it goes to a reader relay and names the writer relay; as
+   * WRITE_CHUNK it goes to the writer, followed by DATA frames and END_OF_CHUNK.
+   */
+  record ChunkOrder(
+      long chunkId, URI source, long offset, long length, String writerAddress, ChunkTarget target)
+      implements RelayMessage {
+    public ChunkOrder {
+      requireNonNull(source, "source is null");
+      requireNonNull(writerAddress, "writerAddress is null");
+      requireNonNull(target, "target is null");
+      if (offset < 0 || length < 0) {
+        throw new IllegalArgumentException(
+            "offset and length must not be negative, got " + offset + " and " + length);
+      }
+    }
+  }
+
+  /** The order as the writer relay receives it. */
+  record WriteChunk(ChunkOrder order) implements RelayMessage {
+    public WriteChunk {
+      requireNonNull(order, "order is null");
+    }
+  }
+
+  /** Bytes of the chunk being written. Owns one reference to its buffer. */
+  final class Data extends DefaultByteBufHolder implements RelayMessage {
+    public Data(ByteBuf bytes) {
+      super(bytes);
+    }
+  }
+
+  /** The chunk being written is complete; {@code length} is how many bytes were sent. */
+  record EndOfChunk(long chunkId, long length) implements RelayMessage {}
+
+  /** Writer to reader: the chunk is written; {@code partHandle} is empty for a whole file. */
+  record ChunkWritten(long chunkId, byte[] partHandle) implements RelayMessage {
+    public ChunkWritten {
+      partHandle = requireNonNull(partHandle, "partHandle is null").clone();
+    }
+
+    @Override
+    public byte[] partHandle() {
+      return partHandle.clone();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof ChunkWritten that
+          && chunkId == that.chunkId
+          && Arrays.equals(partHandle, that.partHandle);
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(chunkId);
+    }
+  }
+
+  /** Reader to driver: the chunk crossed the whole route. */
+  record ChunkDone(long chunkId, long bytes, byte[] partHandle) implements RelayMessage {
+    public ChunkDone {
+      partHandle = requireNonNull(partHandle, "partHandle is null").clone();
+    }
+
+    @Override
+    public byte[] partHandle() {
+      return partHandle.clone();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof ChunkDone that
+          && chunkId == that.chunkId
+          && bytes == that.bytes
+          && Arrays.equals(partHandle, that.partHandle);
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(chunkId);
+    }
+  }
+
+  /** A chunk failed somewhere on its route. */
+  record ChunkFailed(long chunkId, ErrorCode code, String message) implements RelayMessage {
+    public ChunkFailed {
+      requireNonNull(code, "code is null");
+      requireNonNull(message, "message is null");
+    }
+  }
+}

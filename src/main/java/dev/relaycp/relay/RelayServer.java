@@ -1,0 +1,103 @@
+package dev.relaycp.relay;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.fs.HadoopChunkWriter;
+import dev.relaycp.fs.HadoopRangeReader;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running relay daemon: a Netty server that serves drivers (as a reader relay) and reader
+ * relays (as a writer relay). Blocking FileSystem work runs on its own threads, never on the
+ * event loops.
+ */
+public final class RelayServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RelayServer.class);
+
+  private final EventLoopGroup acceptors;
+  private final EventLoopGroup eventLoops;
+  private final ExecutorService workers;
+  private final Channel listener;
+  private final RelayCounters counters;
+
+  private RelayServer(EventLoopGroup acceptors, EventLoopGroup eventLoops,
+      ExecutorService workers, Channel listener, RelayCounters counters) {
+    this.acceptors = acceptors;
+    this.eventLoops = eventLoops;
+    this.workers = workers;
+    this.listener = listener;
+    this.counters = counters;
+  }
+
+  /** Binds and starts serving; throws a RelayCpException when the port cannot be bound. */
+  public static RelayServer start(RelaySettings settings) {
+    requireNonNull(settings, "settings is null");
+    EventLoopGroup acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("relay-accept", true));
+    EventLoopGroup eventLoops = new NioEventLoopGroup(0, new DefaultThreadFactory("relay-io", true));
+    DefaultThreadFactory workerThreads = new DefaultThreadFactory("relay-worker", true);
+    ExecutorService workers = Executors.newCachedThreadPool(workerThreads);
+    RelayCounters counters = new RelayCounters();
+    FileSystemOpener opener = FileSystemOpener.of(settings.configuration());
+    RelayConnector connector = RelayConnector.limited(
+        eventLoops, settings.secret(), settings.bytesPerSecondLimit());
+    ServerBootstrap bootstrap = new ServerBootstrap()
+        .group(acceptors, eventLoops)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 256)
+        .childOption(ChannelOption.AUTO_READ, false)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, RelayConnector.WATER_MARK)
+        .childHandler(new RelayServerInitializer(settings, connector,
+            new HadoopRangeReader(opener), new HadoopChunkWriter(opener), workers,
+            new DefaultThreadFactory("relay-reader", true), counters));
+    try {
+      Channel listener = bootstrap.bind(settings.bindHost(), settings.port())
+          .syncUninterruptibly().channel();
+      LOG.info("Relay listening on {}", listener.localAddress());
+      return new RelayServer(acceptors, eventLoops, workers, listener, counters);
+    } catch (RuntimeException e) {
+      acceptors.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      eventLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      workers.shutdownNow();
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "cannot listen on " + settings.bindHost() + ":" + settings.port() + ": "
+              + e.getMessage() + "; choose a free --port (0 picks one)", e);
+    }
+  }
+
+  public InetSocketAddress localAddress() {
+    return (InetSocketAddress) listener.localAddress();
+  }
+
+  public RelayCounters counters() {
+    return counters;
+  }
+
+  /** Completes when the listening socket closes. */
+  public void awaitClose() throws InterruptedException {
+    listener.closeFuture().await();
+  }
+
+  @Override
+  public void close() {
+    listener.close().syncUninterruptibly();
+    acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    eventLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    workers.shutdownNow();
+  }
+}

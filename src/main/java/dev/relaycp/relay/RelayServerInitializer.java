@@ -1,0 +1,58 @@
+package dev.relaycp.relay;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.fs.HadoopChunkWriter;
+import dev.relaycp.fs.HadoopRangeReader;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * Assembles the pipeline of an accepted connection: framing, CRC, messages, then the
+ * handshake, which hands over to the role handler once the peer has proven the secret.
+ */
+final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
+  private final RelaySettings settings;
+  private final RelayConnector connector;
+  private final HadoopRangeReader reader;
+  private final HadoopChunkWriter writer;
+  private final ExecutorService workers;
+  private final ThreadFactory sessionThreads;
+  private final RelayCounters counters;
+
+  RelayServerInitializer(
+      RelaySettings settings,
+      RelayConnector connector,
+      HadoopRangeReader reader,
+      HadoopChunkWriter writer,
+      ExecutorService workers,
+      ThreadFactory sessionThreads,
+      RelayCounters counters) {
+    this.settings = requireNonNull(settings, "settings is null");
+    this.connector = requireNonNull(connector, "connector is null");
+    this.reader = requireNonNull(reader, "reader is null");
+    this.writer = requireNonNull(writer, "writer is null");
+    this.workers = requireNonNull(workers, "workers is null");
+    this.sessionThreads = requireNonNull(sessionThreads, "sessionThreads is null");
+    this.counters = requireNonNull(counters, "counters is null");
+  }
+
+  @Override
+  protected void initChannel(SocketChannel channel) {
+    ChannelPipeline pipeline = channel.pipeline();
+    pipeline.addLast("frames", FrameCodec.newFrameDecoder());
+    pipeline.addLast("crc", new FrameCodec());
+    pipeline.addLast("messages", new MessageCodec());
+    pipeline.addLast("handshake", new ServerAuthenticationHandler(
+        settings.secret(),
+        () -> new RelayRoleHandler(
+            () -> new ReaderSessionHandler(
+                connector, reader, counters, settings.dataFrameBytes(), sessionThreads),
+            () -> new WriterSessionHandler(writer, workers, counters)),
+        counters,
+        settings.authenticationTimeoutMillis()));
+  }
+}

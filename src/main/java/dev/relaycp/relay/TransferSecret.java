@@ -1,0 +1,104 @@
+package dev.relaycp.relay;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The per-transfer secret every connection to a relay must prove it knows. On disk it is one
+ * line of hex in a file only its owner can read.
+ */
+public final class TransferSecret {
+  private static final String ALGORITHM = "HmacSHA256";
+  private static final int MINIMUM_BYTES = 16;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final byte[] key;
+
+  private TransferSecret(byte[] key) {
+    if (key.length < MINIMUM_BYTES) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "the transfer secret has " + key.length + " bytes; use at least " + MINIMUM_BYTES
+              + " (e.g. `openssl rand -hex 32 > secret`)");
+    }
+    this.key = key.clone();
+  }
+
+  /** A new random 256-bit secret. */
+  public static TransferSecret generate() {
+    byte[] key = new byte[32];
+    RANDOM.nextBytes(key);
+    return new TransferSecret(key);
+  }
+
+  public static TransferSecret of(byte[] key) {
+    return new TransferSecret(requireNonNull(key, "key is null"));
+  }
+
+  /** Reads a secret file: its content, surrounding whitespace trimmed, hex or raw text. */
+  public static TransferSecret read(Path file) {
+    requireNonNull(file, "file is null");
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8).strip();
+    } catch (IOException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "cannot read the secret file " + file + ": " + e.getMessage()
+              + "; pass --secret-file with a readable file");
+    }
+    byte[] key;
+    try {
+      key = HexFormat.of().parseHex(text);
+    } catch (IllegalArgumentException notHex) {
+      key = text.getBytes(StandardCharsets.UTF_8);
+    }
+    return new TransferSecret(key);
+  }
+
+  /** Writes the secret as hex to {@code file}, readable and writable by its owner only. */
+  public void writeTo(Path file) throws IOException {
+    Files.deleteIfExists(file);
+    Files.createFile(file, PosixFilePermissions.asFileAttribute(
+        PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(file, HexFormat.of().formatHex(key) + "\n", StandardCharsets.UTF_8);
+  }
+
+  /** HMAC-SHA256 of the nonce under this secret. */
+  public byte[] prove(byte[] nonce) {
+    try {
+      Mac mac = Mac.getInstance(ALGORITHM);
+      mac.init(new SecretKeySpec(key, ALGORITHM));
+      return mac.doFinal(nonce);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
+    }
+  }
+
+  /** Whether {@code proof} is this secret's proof for {@code nonce}, in constant time. */
+  public boolean verifies(byte[] nonce, byte[] proof) {
+    return MessageDigest.isEqual(prove(nonce), proof);
+  }
+
+  static byte[] newNonce() {
+    byte[] nonce = new byte[32];
+    RANDOM.nextBytes(nonce);
+    return nonce;
+  }
+
+  @Override
+  public String toString() {
+    return "TransferSecret(hidden)";
+  }
+}
