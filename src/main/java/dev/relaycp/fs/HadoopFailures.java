@@ -59,7 +59,7 @@ public final class HadoopFailures {
     return false;
   }
 
-  static String firstLine(String message) {
+  public static String firstLine(String message) {
     if (message == null) {
       return "(no detail)";
     }

@@ -1,0 +1,221 @@
+package dev.relaycp.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.provision.LocalRelayProcesses;
+import dev.relaycp.provision.RelayProvisioner;
+import dev.relaycp.provision.StaticRelays;
+import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.CopyDriver;
+import dev.relaycp.transfer.CopyReport;
+import dev.relaycp.transfer.CopySettings;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code relaycp copy SRC DST}: copies a tree through relays and verifies every file. */
+@Command(
+    name = "copy",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Copies SRC (a file or directory, any Hadoop FileSystem URI) to DST through relays.",
+        "A directory's files land below DST. Files are staged beside DST, verified against",
+        "the source by COMPOSITE_CRC checksum, and only then renamed into place."
+    })
+public final class CopyCommand implements Callable<Integer> {
+  static final String BLOCKS_PER_CHUNK = "relaycp.copy.blocks-per-chunk";
+  static final String CHUNKS_IN_FLIGHT = "relaycp.copy.chunks-in-flight-per-route";
+  static final String MAX_SENDS = "relaycp.copy.max-sends-per-chunk";
+  static final String VERIFICATION_THREADS = "relaycp.copy.verification-threads";
+
+  @ParentCommand RelayCpCommand parent;
+  @Spec CommandSpec spec;
+  @Mixin HadoopOptions hadoop;
+
+  @Parameters(index = "0", paramLabel = "SRC", description = "Source file or directory URI.")
+  String source;
+
+  @Parameters(index = "1", paramLabel = "DST", description = "Destination URI.")
+  String destination;
+
+  @Option(names = "--relays", split = ",", paramLabel = "HOST:PORT",
+      description = "Running source-site relays (e.g. on datanodes). Each route pairs one of "
+          + "these with one --dst-relays relay; without --dst-relays they also write.")
+  List<String> relays = new ArrayList<>();
+
+  @Option(names = "--dst-relays", split = ",", paramLabel = "HOST:PORT",
+      description = "Running destination-site relays.")
+  List<String> destinationRelays = new ArrayList<>();
+
+  @Option(names = "--local-relays", paramLabel = "N",
+      description = "Start N relay pairs on this machine for this copy and stop them after.")
+  Integer localRelays;
+
+  @Option(names = "--secret-file", paramLabel = "FILE",
+      description = "The transfer secret running relays were started with (needed with "
+          + "--relays; local relays get a fresh one).")
+  Path secretFile;
+
+  @Option(names = "--overwrite", description = "Replace files that exist at the destination.")
+  boolean overwrite;
+
+  @Option(names = "--json", description = "Print the summary as JSON on standard output.")
+  boolean json;
+
+  @Option(names = "--report", paramLabel = "FILE", description = "Also write the JSON summary to FILE.")
+  Path report;
+
+  @Option(names = "--no-progress", description = "Do not draw the progress bar.")
+  boolean noProgress;
+
+  @Override
+  public Integer call() throws IOException {
+    Configuration configuration = hadoop.apply(parent.configuration());
+    CopySettings settings = settings(configuration);
+    PrintWriter out = spec.commandLine().getOut();
+    try (TemporarySecret secret = secret();
+        RelayProvisioner relays = provision(secret.file(), configuration);
+        CopyProgress progress = CopyProgress.start(!noProgress && !json)) {
+      CopyReport result = new CopyDriver(FileSystemOpener.of(configuration))
+          .copy(settings, relays.routes(), secret.secret(), progress);
+      progress.close();
+      Map<String, Object> summary = summary(result);
+      if (report != null) {
+        Files.writeString(report, jsonMapper().writeValueAsString(summary));
+      }
+      if (json) {
+        out.println(jsonMapper().writeValueAsString(summary));
+      } else {
+        out.printf("Copied %d files (%s) in %.1f s: %.1f MB/s over %d routes; "
+                + "%d chunks re-sent; all %d files verified (COMPOSITE_CRC).%n",
+            result.files(), humanBytes(result.bytes()), result.seconds(),
+            result.megabytesPerSecond(), result.routes() - result.routesDropped(),
+            result.chunksResent(), result.verification().size());
+      }
+      out.flush();
+      return ExitCodes.OK;
+    }
+  }
+
+  CopySettings settings(Configuration configuration) {
+    if (localRelays == null && relays.isEmpty()) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "no relays given; pass --local-relays N to start relays here, or --relays host:port,...");
+    }
+    if (localRelays != null && !relays.isEmpty()) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--local-relays and --relays both given; use one of them");
+    }
+    if (!relays.isEmpty() && secretFile == null) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--relays needs --secret-file, the secret those relays were started with");
+    }
+    try {
+      return new CopySettings(uri(source, "SRC"), uri(destination, "DST"), overwrite,
+          configuration.getInt(BLOCKS_PER_CHUNK, 1),
+          configuration.getInt(CHUNKS_IN_FLIGHT, 8),
+          configuration.getInt(MAX_SENDS, 8),
+          configuration.getInt(VERIFICATION_THREADS, 8));
+    } catch (IllegalArgumentException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "bad copy setting: " + e.getMessage() + "; fix it in relaycp-site.xml or -D");
+    }
+  }
+
+  /** Parses a URI the way Hadoop would, with a message that says how to fix a bad one. */
+  static URI uri(String text, String what) {
+    URI uri;
+    try {
+      uri = new URI(text);
+    } catch (URISyntaxException e) {
+      throw new RelayCpException(ErrorCode.MALFORMED_URI, what + " '" + text
+          + "' is not a valid URI (" + e.getReason() + "); write it as hdfs://namenode:port/path");
+    }
+    if (uri.getScheme() == null || uri.getPath() == null || uri.getPath().isEmpty()
+        || (uri.getAuthority() == null && "hdfs".equals(uri.getScheme()))) {
+      throw new RelayCpException(ErrorCode.MALFORMED_URI, what + " '" + text
+          + "' needs a scheme, authority and path; write it as hdfs://namenode:port/path");
+    }
+    return uri;
+  }
+
+  private TemporarySecret secret() throws IOException {
+    if (secretFile != null) {
+      return new TemporarySecret(TransferSecret.read(secretFile), secretFile, false);
+    }
+    Path file = Files.createTempFile("relaycp-secret-", "");
+    TransferSecret secret = TransferSecret.generate();
+    secret.writeTo(file);
+    return new TemporarySecret(secret, file, true);
+  }
+
+  private RelayProvisioner provision(Path secret, Configuration configuration) {
+    if (localRelays != null) {
+      return LocalRelayProcesses.start(localRelays, secret, hadoop.properties, List.of());
+    }
+    return StaticRelays.of(
+        relays.stream().map(RelayAddress::parse).toList(),
+        destinationRelays.stream().map(RelayAddress::parse).toList());
+  }
+
+  static Map<String, Object> summary(CopyReport result) {
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("source", result.source());
+    summary.put("destination", result.destination());
+    summary.put("bytes", result.bytes());
+    summary.put("files", result.files());
+    summary.put("directories", result.directories());
+    summary.put("seconds", result.seconds());
+    summary.put("mbPerSecond", result.megabytesPerSecond());
+    summary.put("relays", 2 * result.routes());
+    summary.put("routes", result.routes());
+    summary.put("routesDropped", result.routesDropped());
+    summary.put("chunks", result.chunks());
+    summary.put("chunksResent", result.chunksResent());
+    summary.put("verified", result.allVerified());
+    summary.put("verification", result.verification());
+    return summary;
+  }
+
+  static ObjectMapper jsonMapper() {
+    return new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+  }
+
+  static String humanBytes(long bytes) {
+    if (bytes < 1_000_000) {
+      return bytes + " bytes";
+    }
+    return String.format("%.1f MB", bytes / 1e6);
+  }
+
+  /** The transfer's secret, and the file it lives in, removed after the copy if we made it. */
+  private record TemporarySecret(TransferSecret secret, Path file, boolean owned)
+      implements AutoCloseable {
+    @Override
+    public void close() throws IOException {
+      if (owned) {
+        Files.deleteIfExists(file);
+      }
+    }
+  }
+}

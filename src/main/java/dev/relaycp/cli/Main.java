@@ -1,0 +1,13 @@
+package dev.relaycp.cli;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+
+/** Entry point for {@code bin/relaycp} and {@code hadoop jar relaycp.jar}. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new RelayCpTool(), args));
+  }
+}

@@ -1,0 +1,87 @@
+package dev.relaycp.cli;
+
+import dev.relaycp.relay.RelayServer;
+import dev.relaycp.relay.RelaySettings;
+import dev.relaycp.relay.TransferSecret;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code relaycp relay}: runs a relay daemon until stopped. */
+@Command(
+    name = "relay",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Runs a relay: reads chunks from the source FileSystem for a driver, and writes",
+        "chunks it receives from other relays to the destination FileSystem. Every",
+        "connection must prove the secret in --secret-file."
+    })
+public final class RelayCommand implements Callable<Integer> {
+  static final String BANDWIDTH_LIMIT = "relaycp.relay.bytes-per-second-limit";
+  static final String DATA_FRAME_BYTES = "relaycp.relay.data-frame-bytes";
+
+  @ParentCommand RelayCpCommand parent;
+  @Spec CommandSpec spec;
+  @Mixin HadoopOptions hadoop;
+
+  @Option(names = "--port", required = true, paramLabel = "N",
+      description = "TCP port to listen on; 0 picks a free one (printed at start).")
+  int port;
+
+  @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
+      description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  String bind;
+
+  @Option(names = "--secret-file", required = true, paramLabel = "FILE",
+      description = "File holding the transfer secret (hex), shared with the driver.")
+  Path secretFile;
+
+  @Option(names = "--stop-on-stdin-eof", hidden = true,
+      description = "Stop when standard input closes: how local relays follow their driver.")
+  boolean stopOnStdinEof;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Configuration configuration = hadoop.apply(parent.configuration());
+    RelaySettings settings = new RelaySettings(bind, port, TransferSecret.read(secretFile),
+        configuration, configuration.getLong(BANDWIDTH_LIMIT, 0),
+        configuration.getInt(DATA_FRAME_BYTES, RelaySettings.DEFAULT_DATA_FRAME_BYTES),
+        RelaySettings.DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS);
+    try (RelayServer server = RelayServer.start(settings)) {
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("relaycp relay listening on " + bind + ":" + server.localAddress().getPort());
+      out.flush();
+      Runtime.getRuntime().addShutdownHook(new Thread(server::close, "relay-shutdown"));
+      if (stopOnStdinEof) {
+        Thread watcher = new Thread(() -> {
+          waitForEndOfInput(System.in);
+          server.close();
+        }, "relay-stdin-watch");
+        watcher.setDaemon(true);
+        watcher.start();
+      }
+      server.awaitClose();
+    }
+    return ExitCodes.OK;
+  }
+
+  private static void waitForEndOfInput(InputStream input) {
+    byte[] discard = new byte[256];
+    try {
+      while (input.read(discard) >= 0) {
+        // Input carries nothing; only its end matters.
+      }
+    } catch (IOException e) {
+      // A broken pipe is an end of input too.
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package dev.relaycp.cli;
+
+import java.io.PrintWriter;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.util.Tool;
+import picocli.CommandLine;
+
+/**
+ * relaycp as a Hadoop {@link Tool}: {@code ToolRunner} has already applied the generic options
+ * ({@code -conf}, {@code -D}, {@code -fs}) to the configuration when {@link #run} is called.
+ */
+public final class RelayCpTool extends Configured implements Tool {
+  @Override
+  public int run(String[] args) {
+    return commandLine(new RelayCpCommand(getConf()),
+        new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args);
+  }
+
+  /** The command line with relaycp's exit-code mapping and the given output streams. */
+  static CommandLine commandLine(RelayCpCommand command, PrintWriter out, PrintWriter err) {
+    CommandLine commandLine = new CommandLine(command);
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    commandLine.setExecutionExceptionHandler(new ExitCodes());
+    commandLine.setExitCodeExceptionMapper(new ExitCodes());
+    return commandLine;
+  }
+}

@@ -1,0 +1,156 @@
+package dev.relaycp.transfer;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.HadoopFailures;
+import dev.relaycp.transfer.SourceTree.SourceDirectory;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileContext;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.security.AccessControlException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves verified, staged files to their final names and gives files and directories the
+ * source's permissions, owner and group (where this user may set them) and times. If a step
+ * fails, what this commit created is removed again, so a failed copy leaves nothing under the
+ * destination's final names (files it replaced with {@code --overwrite} stay replaced).
+ */
+final class Committer {
+  private static final Logger LOG = LoggerFactory.getLogger(Committer.class);
+
+  private final FileSystem fileSystem;
+  private final FileContext fileContext;
+  private final boolean overwrite;
+  private boolean ownerWarned;
+
+  Committer(FileSystem fileSystem, boolean overwrite) {
+    this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+    this.overwrite = overwrite;
+    try {
+      this.fileContext = FileContext.getFileContext(fileSystem.getUri(), fileSystem.getConf());
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "opening " + fileSystem.getUri());
+    }
+  }
+
+  /** Where a source entry lands. */
+  static Path finalPath(Path destinationRoot, String relativePath) {
+    return relativePath.isEmpty() ? destinationRoot : new Path(destinationRoot, relativePath);
+  }
+
+  /** Fails naming the first target file that exists, unless overwriting. */
+  void checkTargets(SourceTree tree, Path destinationRoot) {
+    if (overwrite) {
+      return;
+    }
+    for (SourceFile file : tree.files()) {
+      Path target = finalPath(destinationRoot, file.relativePath());
+      try {
+        if (fileSystem.exists(target)) {
+          throw new RelayCpException(ErrorCode.TARGET_EXISTS,
+              "target " + target + " exists; pass --overwrite to replace it");
+        }
+      } catch (IOException e) {
+        throw HadoopFailures.translate(e, "checking " + target);
+      }
+    }
+  }
+
+  void commit(SourceTree tree, Path destinationRoot, List<URI> stagedFiles) {
+    List<Path> createdDirectories = new ArrayList<>();
+    List<Path> placedFiles = new ArrayList<>();
+    try {
+      ensureDirectory(destinationRoot.getParent(), createdDirectories);
+      for (SourceDirectory directory : tree.directories()) {
+        ensureDirectory(finalPath(destinationRoot, directory.relativePath()), createdDirectories);
+      }
+      for (int index = 0; index < tree.files().size(); index++) {
+        SourceFile file = tree.files().get(index);
+        Path target = finalPath(destinationRoot, file.relativePath());
+        fileContext.rename(new Path(stagedFiles.get(index)), target,
+            overwrite ? Options.Rename.OVERWRITE : Options.Rename.NONE);
+        placedFiles.add(target);
+        applyAttributes(target, file.attributes());
+      }
+      // Deepest first: setting a directory's times before its children land would not stick.
+      for (int index = tree.directories().size() - 1; index >= 0; index--) {
+        SourceDirectory directory = tree.directories().get(index);
+        applyAttributes(finalPath(destinationRoot, directory.relativePath()),
+            directory.attributes());
+      }
+    } catch (FileAlreadyExistsException e) {
+      undo(placedFiles, createdDirectories);
+      throw new RelayCpException(ErrorCode.TARGET_EXISTS,
+          HadoopFailures.translate(e, "commit").getMessage()
+              + "; pass --overwrite to replace existing files", e);
+    } catch (IOException e) {
+      undo(placedFiles, createdDirectories);
+      throw HadoopFailures.translate(e, "committing into " + destinationRoot);
+    } catch (RuntimeException e) {
+      undo(placedFiles, createdDirectories);
+      throw e;
+    }
+  }
+
+  private void ensureDirectory(Path directory, List<Path> created) throws IOException {
+    if (directory == null) {
+      return;
+    }
+    List<Path> missing = new ArrayList<>();
+    for (Path at = directory; at != null && !fileSystem.exists(at); at = at.getParent()) {
+      missing.add(0, at);
+    }
+    for (Path at : missing) {
+      if (!fileSystem.mkdirs(at)) {
+        throw new IOException("could not create directory " + at);
+      }
+      created.add(at);
+    }
+  }
+
+  private void applyAttributes(Path target, FileAttributes attributes) throws IOException {
+    fileSystem.setPermission(target, attributes.permission());
+    try {
+      fileSystem.setOwner(target, attributes.owner(), attributes.group());
+    } catch (AccessControlException e) {
+      if (!ownerWarned) {
+        ownerWarned = true;
+        LOG.warn("Owner and group not kept (only an HDFS superuser may set them): {}",
+            HadoopFailures.firstLine(e.getMessage()));
+      }
+    }
+    fileSystem.setTimes(target, attributes.modificationTime(), attributes.accessTime());
+  }
+
+  private void undo(List<Path> placedFiles, List<Path> createdDirectories) {
+    if (!overwrite) {
+      for (Path file : placedFiles) {
+        deleteQuietly(file, false);
+      }
+    }
+    for (int index = createdDirectories.size() - 1; index >= 0; index--) {
+      deleteQuietly(createdDirectories.get(index), true);
+    }
+  }
+
+  private void deleteQuietly(Path path, boolean recursive) {
+    try {
+      fileSystem.delete(path, recursive);
+    } catch (FileNotFoundException e) {
+      LOG.debug("{} already gone", path);
+    } catch (IOException e) {
+      LOG.warn("Could not remove {} after a failed commit: {}", path, e.getMessage());
+    }
+  }
+}

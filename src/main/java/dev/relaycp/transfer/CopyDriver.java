@@ -1,0 +1,362 @@
+package dev.relaycp.transfer;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.ChunkTarget;
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.fs.HadoopFailures;
+import dev.relaycp.relay.RelayConnector;
+import dev.relaycp.relay.RelayMessage.ChunkDone;
+import dev.relaycp.relay.RelayMessage.ChunkOrder;
+import dev.relaycp.relay.TransferSecret;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.fs.BBPartHandle;
+import org.apache.hadoop.fs.BBUploadHandle;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.MultipartUploader;
+import org.apache.hadoop.fs.PartHandle;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one copy over the given routes: list, chunk, send every chunk over whichever route is
+ * free, complete multipart files, verify every file against its source, and commit. Returns a
+ * report only when every file verified; otherwise throws, having removed everything it staged.
+ * Starting and stopping relays is the caller's business (see the provisioners).
+ */
+public final class CopyDriver {
+  private static final Logger LOG = LoggerFactory.getLogger(CopyDriver.class);
+
+  private final FileSystemOpener opener;
+
+  public CopyDriver(FileSystemOpener opener) {
+    this.opener = requireNonNull(opener, "opener is null");
+  }
+
+  public CopyReport copy(CopySettings settings, List<Route> routes, TransferSecret secret,
+      TransferProgress.Listener progress) {
+    requireNonNull(settings, "settings is null");
+    requireNonNull(routes, "routes is null");
+    requireNonNull(secret, "secret is null");
+    requireNonNull(progress, "progress is null");
+    if (routes.isEmpty()) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "no relays to copy through; pass --relays host:port,... or --local-relays N");
+    }
+    long started = System.nanoTime();
+    FileSystem source = opener.open(settings.source());
+    FileSystem destination = opener.open(settings.destination());
+    Path sourceRoot = source.makeQualified(new Path(settings.source()));
+    SourceTree tree = SourceLister.list(source, sourceRoot);
+    Path destinationRoot = destinationRoot(destination, settings.destination(), tree, sourceRoot);
+    Committer committer = new Committer(destination, settings.overwrite());
+    committer.checkTargets(tree, destinationRoot);
+
+    List<Chunk> chunks = new Chunker(settings.blocksPerChunk()).chunk(tree.files());
+    String transferId = UUID.randomUUID().toString();
+    LOG.info("Transfer {}: {} files, {} bytes, {} chunks, {} routes", transferId,
+        tree.files().size(), tree.totalBytes(), chunks.size(), routes.size());
+    StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
+    Run run = new Run(settings, tree, chunks, staging, destination, progress, routes.size());
+    NioEventLoopGroup eventLoops =
+        new NioEventLoopGroup(2, new DefaultThreadFactory("driver-io", true));
+    ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
+    try {
+      run.startUploads();
+      RelayConnector connector = RelayConnector.of(eventLoops, secret);
+      List<Future<?>> workers = new ArrayList<>();
+      for (Route route : routes) {
+        workers.add(pool.submit(new RouteWorker(route, connector, run.queue, run,
+            settings.chunksInFlightPerRoute())));
+      }
+      while (!run.queue.awaitCompletion(500, TimeUnit.MILLISECONDS)) {
+        run.report("copying");
+      }
+      awaitWorkers(workers);
+      run.report("completing");
+      List<URI> staged = run.completeFiles(pool);
+      run.report("verifying");
+      List<FileVerification> verification = run.verify(source, pool, staged);
+      run.report("committing");
+      committer.commit(tree, destinationRoot, staged);
+      double seconds = (System.nanoTime() - started) / 1e9;
+      run.report("done");
+      return new CopyReport(settings.source().toString(), destinationRoot.toString(),
+          tree.totalBytes(), tree.files().size(), tree.directories().size(), seconds,
+          routes.size(), run.routesDropped.get(), chunks.size(), run.chunksResent.get(),
+          verification);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RelayCpException(ErrorCode.INTERRUPTED, "the copy was interrupted", e);
+    } finally {
+      run.queue.fail(new RelayCpException(ErrorCode.INTERRUPTED, "the copy has ended"));
+      pool.shutdownNow();
+      eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      staging.remove();
+    }
+  }
+
+  /** Route workers end by themselves once the queue is empty; wait for them to close. */
+  private static void awaitWorkers(List<Future<?>> workers) throws InterruptedException {
+    for (Future<?> worker : workers) {
+      try {
+        worker.get(10, TimeUnit.SECONDS);
+      } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        LOG.debug("A route worker did not end cleanly", e);
+      }
+    }
+  }
+
+  /** A single-file source copied onto an existing directory lands inside it. */
+  private static Path destinationRoot(
+      FileSystem destination, URI uri, SourceTree tree, Path sourceRoot) {
+    Path root = destination.makeQualified(new Path(uri));
+    FileStatus status;
+    try {
+      status = destination.getFileStatus(root);
+    } catch (FileNotFoundException e) {
+      return root;
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "reading the destination " + root);
+    }
+    if (tree.singleFile() && status.isDirectory()) {
+      return new Path(root, sourceRoot.getName());
+    }
+    if (!tree.singleFile() && status.isFile()) {
+      throw new RelayCpException(ErrorCode.TARGET_EXISTS, "destination " + root
+          + " is a file but the source is a directory; give a directory path as DST");
+    }
+    return root;
+  }
+
+  /** The state of one copy while its chunks are on the wire. */
+  private static final class Run implements RouteWorker.Driver {
+    private final CopySettings settings;
+    private final SourceTree tree;
+    private final List<Chunk> chunks;
+    private final StagingArea staging;
+    private final FileSystem destination;
+    private final TransferProgress.Listener progress;
+    private final ChunkQueue queue;
+    private final AtomicIntegerArray sends;
+    private final Map<Integer, byte[]> uploads = new HashMap<>();
+    private final Map<Integer, Map<Integer, byte[]>> parts = new ConcurrentHashMap<>();
+    private final Map<Integer, URI> wholeFiles = new ConcurrentHashMap<>();
+    private final AtomicLong bytesDone = new AtomicLong();
+    private final AtomicInteger chunksDone = new AtomicInteger();
+    private final AtomicInteger chunksResent = new AtomicInteger();
+    private final AtomicInteger routesDropped = new AtomicInteger();
+    private final int routes;
+    private MultipartUploader uploader;
+
+    Run(CopySettings settings, SourceTree tree, List<Chunk> chunks, StagingArea staging,
+        FileSystem destination, TransferProgress.Listener progress, int routes) {
+      this.settings = settings;
+      this.tree = tree;
+      this.chunks = chunks;
+      this.staging = staging;
+      this.destination = destination;
+      this.progress = progress;
+      this.routes = routes;
+      this.queue = new ChunkQueue(chunks);
+      this.sends = new AtomicIntegerArray(chunks.size());
+    }
+
+    /** Starts a multipart upload for every file of several chunks. */
+    void startUploads() {
+      for (Chunk chunk : chunks) {
+        if (chunk.indexInFile() == 0 && !chunk.wholeFile()) {
+          URI target = staging.multipartFile(chunk.fileIndex());
+          try {
+            uploads.put(chunk.fileIndex(),
+                uploader().startUpload(new Path(target)).get().toByteArray());
+          } catch (IOException e) {
+            throw HadoopFailures.translate(e, "starting a multipart upload to " + target);
+          } catch (InterruptedException | ExecutionException e) {
+            throw new RelayCpException(ErrorCode.IO_ERROR,
+                "starting a multipart upload to " + target + " failed: " + e.getMessage(), e);
+          }
+          parts.put(chunk.fileIndex(), new ConcurrentHashMap<>());
+        }
+      }
+    }
+
+    private MultipartUploader uploader() throws IOException {
+      if (uploader == null) {
+        uploader = destination.createMultipartUploader(staging.root()).build();
+      }
+      return uploader;
+    }
+
+    @Override
+    public ChunkOrder order(Chunk chunk, Route route) {
+      SourceFile file = tree.files().get(chunk.fileIndex());
+      int send = sends.getAndIncrement(chunk.id());
+      if (send > 0) {
+        chunksResent.incrementAndGet();
+      }
+      if (send >= settings.maxSendsPerChunk()) {
+        RelayCpException failure = new RelayCpException(ErrorCode.CHUNK_FAILED,
+            "chunk " + chunk.indexInFile() + " of " + file.uri() + " failed "
+                + send + " times; see the log for each reason");
+        queue.fail(failure);
+        throw failure;
+      }
+      ChunkTarget target = chunk.wholeFile()
+          ? ChunkTarget.file(staging.wholeFile(chunk.fileIndex(), send), file.replication(),
+              file.blockSize())
+          : ChunkTarget.part(staging.multipartFile(chunk.fileIndex()),
+              uploads.get(chunk.fileIndex()), partNumber(chunk, send), file.replication(),
+              file.blockSize());
+      return new ChunkOrder(chunk.id(), file.uri(), chunk.offset(), chunk.length(),
+          route.writer().toString(), target);
+    }
+
+    /** Parts sort by chunk, and every send of a chunk has a number of its own. */
+    private static int partNumber(Chunk chunk, int send) {
+      return chunk.indexInFile() * CopySettings.SEND_LIMIT + send + 1;
+    }
+
+    @Override
+    public void chunkDone(Chunk chunk, ChunkDone done) {
+      int send = sends.get(chunk.id()) - 1;
+      if (chunk.wholeFile()) {
+        wholeFiles.put(chunk.fileIndex(), staging.wholeFile(chunk.fileIndex(), send));
+      } else {
+        parts.get(chunk.fileIndex()).put(chunk.indexInFile(), done.partHandle());
+      }
+      bytesDone.addAndGet(chunk.length());
+      chunksDone.incrementAndGet();
+      queue.done(chunk);
+      report("copying");
+    }
+
+    @Override
+    public void chunkFailed(Chunk chunk, ErrorCode code, String message) {
+      if (code.retryable()) {
+        LOG.warn("Chunk {} of file {} failed ({}), sending it again: {}", chunk.indexInFile(),
+            tree.files().get(chunk.fileIndex()).uri(), code, message);
+        queue.requeue(chunk);
+      } else {
+        queue.fail(new RelayCpException(code, message));
+      }
+    }
+
+    @Override
+    public void routeDropped(Route route, String why, List<Chunk> inFlight) {
+      routesDropped.incrementAndGet();
+      inFlight.forEach(queue::requeue);
+      if (routesDropped.get() >= routes) {
+        queue.fail(new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
+            "every route failed, the last because " + why
+                + "; check that the relays run and can reach both clusters"));
+      }
+      report("copying");
+    }
+
+    void report(String phase) {
+      progress.update(new TransferProgress(bytesDone.get(), tree.totalBytes(), chunksDone.get(),
+          chunks.size(), routes - routesDropped.get(), chunksResent.get(), phase));
+    }
+
+    /** Completes the multipart uploads and creates empty files; returns each file's staged URI. */
+    List<URI> completeFiles(ExecutorService pool) throws InterruptedException {
+      List<Future<URI>> staged = new ArrayList<>();
+      for (int index = 0; index < tree.files().size(); index++) {
+        int fileIndex = index;
+        staged.add(pool.submit(() -> stageFile(fileIndex)));
+      }
+      return collect(staged);
+    }
+
+    private URI stageFile(int fileIndex) throws IOException, ExecutionException,
+        InterruptedException {
+      SourceFile file = tree.files().get(fileIndex);
+      if (file.length() == 0) {
+        URI empty = staging.emptyFile(fileIndex);
+        destination.createFile(new Path(empty)).replication(file.replication())
+            .blockSize(file.blockSize()).build().close();
+        return empty;
+      }
+      byte[] upload = uploads.get(fileIndex);
+      if (upload == null) {
+        return wholeFiles.get(fileIndex);
+      }
+      Map<Integer, PartHandle> handles = new HashMap<>();
+      parts.get(fileIndex).forEach((indexInFile, handle) -> handles.put(
+          indexInFile + 1, BBPartHandle.from(ByteBuffer.wrap(handle))));
+      URI target = staging.multipartFile(fileIndex);
+      uploader().complete(BBUploadHandle.from(ByteBuffer.wrap(upload)), new Path(target),
+          handles).get();
+      return target;
+    }
+
+    List<FileVerification> verify(FileSystem source, ExecutorService pool, List<URI> staged)
+        throws InterruptedException {
+      ChecksumVerifier verifier = new ChecksumVerifier(source, destination);
+      List<Future<FileVerification>> results = new ArrayList<>();
+      for (int index = 0; index < tree.files().size(); index++) {
+        SourceFile file = tree.files().get(index);
+        URI copy = staged.get(index);
+        results.add(pool.submit(() -> verifier.verify(
+            file.relativePath().isEmpty() ? new Path(file.uri()).getName() : file.relativePath(),
+            file.uri(), copy, file.length())));
+      }
+      List<FileVerification> verification = collect(results);
+      for (FileVerification file : verification) {
+        if (!file.verified()) {
+          throw new RelayCpException(ErrorCode.VERIFICATION_FAILED, "the copy of " + file.path()
+              + " does not match its source's checksum; nothing was committed, run the copy again");
+        }
+      }
+      return verification;
+    }
+
+    private <T> List<T> collect(List<Future<T>> futures) throws InterruptedException {
+      List<T> results = new ArrayList<>(futures.size());
+      for (Future<T> future : futures) {
+        try {
+          results.add(future.get());
+        } catch (ExecutionException e) {
+          futures.forEach(other -> other.cancel(true));
+          Throwable cause = e.getCause();
+          if (cause instanceof RelayCpException relay) {
+            throw relay;
+          }
+          if (cause instanceof IOException io) {
+            throw HadoopFailures.translate(io, "finishing the copy");
+          }
+          if (cause instanceof ExecutionException nested && nested.getCause() instanceof IOException io) {
+            throw HadoopFailures.translate(io, "completing a multipart upload");
+          }
+          throw new RelayCpException(ErrorCode.INTERNAL_ERROR,
+              "finishing the copy failed: " + cause, cause);
+        }
+      }
+      return results;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package dev.relaycp.transfer;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.URI;
+
+/**
+ * What to copy and how; validated once, here.
+ *
+ * @param source the source file or directory, a full URI
+ * @param destination where the copy lands; a directory source's files go below it
+ * @param overwrite replace files that exist at the destination instead of failing
+ * @param blocksPerChunk source blocks per chunk
+ * @param chunksInFlightPerRoute orders a route may have outstanding, so small files do not
+ *     each wait a round trip
+ * @param maxSendsPerChunk how many times one chunk may be sent before the copy fails
+ * @param verificationThreads parallel checksum comparisons
+ */
+public record CopySettings(
+    URI source,
+    URI destination,
+    boolean overwrite,
+    int blocksPerChunk,
+    int chunksInFlightPerRoute,
+    int maxSendsPerChunk,
+    int verificationThreads) {
+
+  /** Part numbers leave room for this many sends of each chunk. */
+  public static final int SEND_LIMIT = 16;
+
+  public CopySettings {
+    requireNonNull(source, "source is null");
+    requireNonNull(destination, "destination is null");
+    if (blocksPerChunk < 1) {
+      throw new IllegalArgumentException("blocksPerChunk must be 1 or more, got " + blocksPerChunk);
+    }
+    if (chunksInFlightPerRoute < 1) {
+      throw new IllegalArgumentException(
+          "chunksInFlightPerRoute must be 1 or more, got " + chunksInFlightPerRoute);
+    }
+    if (maxSendsPerChunk < 1 || maxSendsPerChunk > SEND_LIMIT) {
+      throw new IllegalArgumentException(
+          "maxSendsPerChunk must be 1.." + SEND_LIMIT + ", got " + maxSendsPerChunk);
+    }
+    if (verificationThreads < 1) {
+      throw new IllegalArgumentException(
+          "verificationThreads must be 1 or more, got " + verificationThreads);
+    }
+  }
+
+  public static CopySettings of(URI source, URI destination, boolean overwrite) {
+    return new CopySettings(source, destination, overwrite, 1, 8, 8, 8);
+  }
+}

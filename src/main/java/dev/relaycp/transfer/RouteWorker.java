@@ -1,0 +1,176 @@
+package dev.relaycp.transfer;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.relay.RelayConnection;
+import dev.relaycp.relay.RelayConnector;
+import dev.relaycp.relay.RelayMessage;
+import dev.relaycp.relay.RelayMessage.ChunkDone;
+import dev.relaycp.relay.RelayMessage.ChunkFailed;
+import dev.relaycp.relay.RelayMessage.ChunkOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives one route: takes chunks from the shared queue while it has fewer than its window in
+ * flight, orders its reader relay to send each one to its writer relay, and reports what comes
+ * back. When the route breaks (the reader's connection drops, or a relay on it is unreachable)
+ * the worker stops and hands its chunks in flight back, to be re-sent on the other routes.
+ */
+final class RouteWorker implements Runnable, RelayConnection.Listener {
+  private static final Logger LOG = LoggerFactory.getLogger(RouteWorker.class);
+  private static final long CONNECT_TIMEOUT_SECONDS = 30;
+
+  /** What the worker needs from the driver. Called on the worker's and the event loop's threads. */
+  interface Driver {
+    ChunkOrder order(Chunk chunk, Route route);
+
+    void chunkDone(Chunk chunk, ChunkDone done);
+
+    void chunkFailed(Chunk chunk, ErrorCode code, String message);
+
+    void routeDropped(Route route, String why, List<Chunk> inFlight);
+  }
+
+  private final Route route;
+  private final RelayConnector connector;
+  private final ChunkQueue queue;
+  private final Driver driver;
+  private final Semaphore window;
+  private final int windowSize;
+  private final Map<Long, Chunk> inFlight = new HashMap<>();
+  private RelayConnection connection;
+  private boolean dropped;
+
+  RouteWorker(Route route, RelayConnector connector, ChunkQueue queue, Driver driver,
+      int windowSize) {
+    this.route = requireNonNull(route, "route is null");
+    this.connector = requireNonNull(connector, "connector is null");
+    this.queue = requireNonNull(queue, "queue is null");
+    this.driver = requireNonNull(driver, "driver is null");
+    this.windowSize = windowSize;
+    this.window = new Semaphore(windowSize);
+  }
+
+  @Override
+  public void run() {
+    try {
+      connection = connector.connect(route.reader(), this)
+          .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      drop(e.getCause().getMessage());
+      return;
+    } catch (TimeoutException e) {
+      drop("no answer from reader relay " + route.reader() + " in "
+          + CONNECT_TIMEOUT_SECONDS + " s");
+      return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    try {
+      while (true) {
+        window.acquire();
+        Chunk chunk = queue.take();
+        if (chunk == null) {
+          window.release();
+          break;
+        }
+        ChunkOrder order;
+        synchronized (this) {
+          if (dropped) {
+            queue.requeue(chunk);
+            window.release();
+            break;
+          }
+          order = driver.order(chunk, route);
+          inFlight.put((long) chunk.id(), chunk);
+        }
+        connection.send(order);
+      }
+      // Everything taken is answered (or handed back) before the connection closes.
+      window.acquire(windowSize);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      drop("the copy is stopping");
+    } catch (RelayCpException e) {
+      drop(e.getMessage());
+    } finally {
+      retire();
+      connection.close();
+    }
+  }
+
+  /** The worker is done with the route; closing it from here is no failure. */
+  private synchronized void retire() {
+    dropped = true;
+  }
+
+  @Override
+  public void onMessage(RelayMessage message) {
+    if (message instanceof ChunkDone done) {
+      Chunk chunk = answered(done.chunkId());
+      if (chunk != null) {
+        driver.chunkDone(chunk, done);
+        window.release();
+      }
+    } else if (message instanceof ChunkFailed failed) {
+      Chunk chunk = answered(failed.chunkId());
+      if (chunk == null) {
+        return;
+      }
+      if (failed.code() == ErrorCode.RELAY_UNREACHABLE
+          || failed.code() == ErrorCode.RELAY_AUTHENTICATION_FAILED) {
+        // The writer of this route is gone: the route is, too. The chunk goes back as it is.
+        synchronized (this) {
+          inFlight.put(failed.chunkId(), chunk);
+        }
+        drop(failed.message());
+      } else {
+        driver.chunkFailed(chunk, failed.code(), failed.message());
+        window.release();
+      }
+    } else {
+      LOG.warn("{}: reader relay sent unexpected {}", route, message);
+    }
+  }
+
+  @Override
+  public void onClosed(Throwable cause) {
+    drop("connection to reader relay " + route.reader() + " lost"
+        + (cause == null ? "" : ": " + cause.getMessage()));
+  }
+
+  private synchronized Chunk answered(long chunkId) {
+    return inFlight.remove(chunkId);
+  }
+
+  private void drop(String why) {
+    List<Chunk> handedBack;
+    synchronized (this) {
+      if (dropped) {
+        return;
+      }
+      dropped = true;
+      handedBack = new ArrayList<>(inFlight.values());
+      inFlight.clear();
+    }
+    LOG.warn("Dropping {}: {}", route, why);
+    driver.routeDropped(route, why, handedBack);
+    window.release(windowSize + 1);
+    if (connection != null) {
+      connection.close();
+    }
+  }
+
+}

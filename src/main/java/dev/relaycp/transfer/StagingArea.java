@@ -1,0 +1,81 @@
+package dev.relaycp.transfer;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.fs.HadoopFailures;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where files are written before commit: a hidden directory beside the destination, in its
+ * nearest existing ancestor, so that renames into place stay within one directory tree of one
+ * FileSystem and nothing is created under the destination's final names until commit.
+ *
+ * <pre>
+ * &lt;ancestor&gt;/.relaycp-staging-&lt;transfer id&gt;/
+ *     f&lt;file&gt;.&lt;send&gt;     a file sent as one chunk; each send gets its own name
+ *     p&lt;file&gt;           a file of several chunks, completed from a multipart upload
+ * </pre>
+ */
+final class StagingArea {
+  private static final Logger LOG = LoggerFactory.getLogger(StagingArea.class);
+
+  private final FileSystem fileSystem;
+  private final Path root;
+
+  private StagingArea(FileSystem fileSystem, Path root) {
+    this.fileSystem = fileSystem;
+    this.root = root;
+  }
+
+  /** Creates the staging directory beside {@code destination}. */
+  static StagingArea create(FileSystem fileSystem, Path destination, String transferId) {
+    requireNonNull(fileSystem, "fileSystem is null");
+    Path ancestor = destination.getParent() == null ? destination : destination.getParent();
+    try {
+      while (ancestor.getParent() != null && !fileSystem.exists(ancestor)) {
+        ancestor = ancestor.getParent();
+      }
+      Path root = fileSystem.makeQualified(
+          new Path(ancestor, ".relaycp-staging-" + transferId));
+      if (!fileSystem.mkdirs(root)) {
+        throw new IOException("mkdirs returned false");
+      }
+      return new StagingArea(fileSystem, root);
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "creating a staging directory under " + ancestor);
+    }
+  }
+
+  Path root() {
+    return root;
+  }
+
+  URI wholeFile(int fileIndex, int send) {
+    return new Path(root, "f" + fileIndex + "." + send).toUri();
+  }
+
+  URI multipartFile(int fileIndex) {
+    return new Path(root, "p" + fileIndex).toUri();
+  }
+
+  URI emptyFile(int fileIndex) {
+    return new Path(root, "e" + fileIndex).toUri();
+  }
+
+  /** Removes the staging directory and everything in it; logs rather than throws. */
+  void remove() {
+    try {
+      fileSystem.delete(root, true);
+    } catch (FileNotFoundException e) {
+      LOG.debug("Staging directory {} already gone", root);
+    } catch (IOException e) {
+      LOG.warn("Could not remove the staging directory {}: {}", root, e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,19 @@
+package dev.relaycp.transfer;
+
+/** A snapshot of a running copy, for progress displays. */
+public record TransferProgress(
+    long bytesDone,
+    long bytesTotal,
+    int chunksDone,
+    int chunksTotal,
+    int routesActive,
+    int chunksResent,
+    String phase) {
+
+  /** Receives snapshots; called from the copy's threads, so it must be quick and thread-safe. */
+  public interface Listener {
+    void update(TransferProgress progress);
+
+    Listener NONE = progress -> { };
+  }
+}
