@@ -78,10 +78,10 @@ class DistcpModelTest {
 
   @Test
   void addedNodesJoinAfterBootAndPricedNodeHoursCount() {
-    // 4 files of 100 MiB, 1 node: 40 s alone. With 1 pair booting at 10 s: node 0 takes map 1
-    // at 0 s, the new node takes map 2 at 10 s (the destination WAN grows with it), both at
-    // 10 MiB/s: node 0 ends map 1 at 10, map 2 ... simulated: maps 1, 3, 4 on node 0 and one on
-    // the new node end by 30 s.
+    // 4 files of 100 MiB, each a map of its own, 1 node with 1 slot: 4 x 10 s alone. With one
+    // pair booting in 10 s: node 0 runs map 1 (0-10 s); at 10 s node 0 takes map 2 and the new
+    // node map 3 (the destination's WAN cap grows to 20 MiB/s), both end at 20 s; map 4 ends
+    // at 30 s.
     PlanInput input =
         withPricing(
             input(files(4, 100), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 10)),
