@@ -9,24 +9,25 @@ import java.time.Instant;
 
 /**
  * A running mean and deviation of a measured quantity (a throughput), weighted per sample as
- * in equations 1-4 of Tudoran et al., "Bridging data in the clouds" (seed 002), which keep a
+ * in equations 1-4 of the environment-aware cloud data management paper of seed 002, which keep a
  * sliding window of {@code historyLength} samples' worth of memory without storing them:
  *
  * <pre>
  *   μ_i = ((h − 1) μ_{i−1} + (1 − w) μ_{i−1} + w S) / h              (1)
  *   σ_i = sqrt(γ_i − μ_i²)                                            (2)
- *   γ_i = ((h − 1) γ_{i−1} + w γ_{i−1} + (1 − w) S²) / h              (3)
+ *   γ_i = ((h − 1) γ_{i−1} + (1 − w) γ_{i−1} + w S²) / h              (3)
  *   w   = (exp(−(μ − S)² / (2σ²)) + (1 − t_f / T)) / 2                (4)
  * </pre>
  *
- * Equation 3 is used as printed: an unlikely sample (small w) barely moves the mean but widens
- * the deviation, so that a lasting change of level is accepted after a few samples while a lone
- * outlier is not. In equation 4, μ and σ are the estimate before the sample; with σ = 0 the
- * Gaussian term is 1 for a sample equal to the mean and 0 otherwise. The paper defines t_f as
- * the sample's time frequency against a reference interval T, with rarer samples trusted more;
- * here t_f / T = max(0, 1 − elapsed / T) where elapsed is the time since the previous sample, so
- * the time term is min(1, elapsed / T). γ − μ² is clamped at 0, which equation 2 needs when
- * rounding or the unequal weights of equations 1 and 3 make it slightly negative.
+ * Equation 3 is printed in the paper with w and 1 − w swapped; its own derivation (γ is the
+ * running mean of S², so that σ² = γ − μ²) needs the same weights as equation 1, and the
+ * printed form makes γ − μ² negative after one low outlier (μ = 100, σ = 0, S = 10, w = 0, h = 10
+ * gives γ = 9010 &lt; μ² = 10000). With equal weights γ ≥ μ² always holds. In equation 4, μ and σ
+ * are the estimate before the sample; with σ = 0 the Gaussian term is 1 for a sample equal to
+ * the mean and 0 otherwise. The paper defines t_f as the sample's time frequency against a
+ * reference interval T, with rarer samples trusted more; here t_f / T = max(0, 1 − elapsed / T)
+ * where elapsed is the time since the previous sample, so
+ * the time term is min(1, elapsed / T). Equation 2 clamps γ − μ² at 0 against rounding.
  */
 public record WeightedOnlineEstimate(
     double mean, double gamma, long samples, Instant lastSampleAt, int historyLength) {
@@ -79,7 +80,7 @@ public record WeightedOnlineEstimate(
     double w = weight(sample, Duration.between(lastSampleAt, at), referenceInterval);
     double h = historyLength;
     double newMean = ((h - 1) * mean + (1 - w) * mean + w * sample) / h;
-    double newGamma = ((h - 1) * gamma + w * gamma + (1 - w) * sample * sample) / h;
+    double newGamma = ((h - 1) * gamma + (1 - w) * gamma + w * sample * sample) / h;
     Instant latest = at.isAfter(lastSampleAt) ? at : lastSampleAt;
     return new WeightedOnlineEstimate(newMean, newGamma, samples + 1, latest, historyLength);
   }
