@@ -125,4 +125,31 @@ class ThesisModelTest {
     assertThat(ThesisModel.cptDollars(seconds, 4, 0.468, EIGHT_GB, TABLE_4_4))
         .isCloseTo(0.16 + 210.279 * 8 * 0.468 / 3600, within(1e-5));
   }
+
+  @Test
+  void estimateReportsTheChosenVariantAndTheSequentialCopyAtZeroPairs() {
+    MachineType machine =
+        new MachineType("what-if", "-", "what-if", 0.0464, EXTERNAL, INTERNAL, SETUP, 1, 0, "Table 4.3");
+    PlanInput input =
+        new PlanInput(
+            Workload.equalFiles(EIGHT_GB, 1), Site.of(1, EXTERNAL, INTERNAL), Site.of(1, EXTERNAL, INTERNAL),
+            machine, TABLE_4_4, RelaycpSettings.DEFAULT, DistcpSettings.DEFAULT, ThesisSettings.DEFAULT);
+    ThesisModel model = new ThesisModel();
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(546.133, within(0.001));
+    assertThat(model.estimate(input, 4).seconds()).isCloseTo(408.578, within(0.001));
+    PlanInput basic = withVariant(input, ThesisVariant.BASIC);
+    assertThat(model.estimate(basic, 4).seconds()).isCloseTo(660.640, within(0.001));
+    PlanInput pipelined = withVariant(input, ThesisVariant.PIPELINED);
+    assertThat(model.estimate(pipelined, 4).seconds()).isCloseTo(434.106, within(0.001));
+    PlanInput hdfs = withVariant(input, ThesisVariant.HDFS);
+    assertThat(model.estimate(hdfs, 4).seconds()).isCloseTo(408.578 + 2 * 126.031, within(0.001));
+    assertThat(model.estimate(hdfs, 4).dollars())
+        .isCloseTo(0.16 + (408.578 + 2 * 126.031) * 8 * 0.0464 / 3600, within(1e-5));
+  }
+
+  private static PlanInput withVariant(PlanInput input, ThesisVariant variant) {
+    return new PlanInput(
+        input.workload(), input.source(), input.destination(), input.machine(), input.pricing(),
+        input.relaycp(), input.distcp(), input.thesis().withVariant(variant));
+  }
 }
