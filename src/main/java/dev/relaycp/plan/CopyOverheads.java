@@ -8,8 +8,10 @@ import dev.relaycp.error.RelayCpException;
  * Fixed costs of a relaycp copy that bandwidth does not explain, in seconds: starting the driver
  * and its relays, listing the source (per file), opening and closing each file on a stream
  * (per file) and each chunk (per chunk), committing (rename, per file, done by the driver one
- * after another) and verifying (comparing checksums, per file). The defaults are estimates
- * for HDFS on a LAN-latency namenode; measured history replaces them with use.
+ * after another) and verifying (comparing checksums, per file, as the effective cost with the
+ * driver's parallel checksum requests). The defaults are estimates for HDFS with a namenode a
+ * millisecond away (about one RPC per file for each of listing, commit and verification), not
+ * measurements.
  */
 public record CopyOverheads(
     double startSeconds,
@@ -19,7 +21,7 @@ public record CopyOverheads(
     double commitSecondsPerFile,
     double verifySecondsPerFile) {
 
-  public static final CopyOverheads DEFAULT = new CopyOverheads(2.0, 0.0002, 0.02, 0.005, 0.002, 0.003);
+  public static final CopyOverheads DEFAULT = new CopyOverheads(2.0, 0.0002, 0.02, 0.005, 0.001, 0.001);
   public static final CopyOverheads NONE = new CopyOverheads(0, 0, 0, 0, 0, 0);
 
   public CopyOverheads {
