@@ -77,10 +77,11 @@ public record WeightedOnlineEstimate(
     if (!Double.isFinite(sample)) {
       throw new RelayCpException(INVALID_ARGUMENT, "sample " + sample + " is not a finite number");
     }
-    double w = weight(sample, Duration.between(lastSampleAt, at), referenceInterval);
-    double h = historyLength;
-    double newMean = ((h - 1) * mean + (1 - w) * mean + w * sample) / h;
-    double newGamma = ((h - 1) * gamma + (1 - w) * gamma + w * sample * sample) / h;
+    double weight = weight(sample, Duration.between(lastSampleAt, at), referenceInterval);
+    double window = historyLength;
+    double newMean = ((window - 1) * mean + (1 - weight) * mean + weight * sample) / window;
+    double newGamma =
+        ((window - 1) * gamma + (1 - weight) * gamma + weight * sample * sample) / window;
     Instant latest = at.isAfter(lastSampleAt) ? at : lastSampleAt;
     return new WeightedOnlineEstimate(newMean, newGamma, samples + 1, latest, historyLength);
   }
