@@ -1,0 +1,94 @@
+package dev.relaycp.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What relaycp does, as a prediction.
+ *
+ * <p>Timeline: the driver starts and lists the source ({@link CopyOverheads#beforeDataSeconds});
+ * it requests the spawned VMs at t = 0, so they join {@code bootSeconds} after the start, or at
+ * once if listing outlasted their boot. Each source datanode runs a relay that is ready when
+ * the data phase begins; each relay runs {@link RelaycpSettings#streamsPerRelay} streams that
+ * pull chunks (files cut at {@link RelaycpSettings#chunkSize}) from one queue. A datanode relay
+ * sends at its node's WAN cap; a spawned relay at the lesser of its VM's WAN and internal rates.
+ * The sum of all streams is held under the least of: the destination's WAN cap summed over its
+ * datanodes and ready spawned relays; what the source datanodes can feed over their internal
+ * network; and what the destination can absorb (its datanodes' internal rate over the
+ * replication factor). The last chunks' tail falls out of the simulation. Then commit and
+ * verification ({@link CopyOverheads#afterDataSeconds}).
+ *
+ * <p>Money: the 2p spawned VMs each run from t = 0 to the end of the data phase, billed by
+ * their machine type's granularity and minimum, plus egress for every byte.
+ */
+public record RelaycpModel() implements CopyModel {
+  @Override
+  public String name() {
+    return "relaycp";
+  }
+
+  @Override
+  public Estimate estimate(PlanInput input, int pairs) {
+    if (pairs < 0) {
+      throw new IllegalArgumentException("pairs " + pairs + " is negative");
+    }
+    Workload workload = input.workload();
+    RelaycpSettings settings = input.relaycp();
+    CopyOverheads overheads = settings.overheads();
+    MachineType machine = input.machine();
+    Site source = input.source();
+    Site destination = input.destination();
+    double before = overheads.beforeDataSeconds(workload.fileCount());
+    double joinSeconds = Math.max(0, machine.bootSeconds() - before);
+
+    List<StreamSimulation.Node> relays = new ArrayList<>();
+    for (int node = 0; node < source.nodes(); node++) {
+      relays.add(
+          new StreamSimulation.Node(
+              source.external().bytesPerSecond(), 0, settings.streamsPerRelay()));
+    }
+    for (int relay = 0; relay < pairs; relay++) {
+      relays.add(
+          new StreamSimulation.Node(
+              machine.relayRate().bytesPerSecond(), joinSeconds, settings.streamsPerRelay()));
+    }
+    double feed = source.internalTotal().bytesPerSecond();
+    double absorb = destination.internalTotal().bytesPerSecond() / destination.replication();
+    double destinationWan = destination.externalTotal().bytesPerSecond();
+    double spawnedWan = pairs * machine.relayRate().bytesPerSecond();
+    List<StreamSimulation.CapChange> caps = new ArrayList<>();
+    caps.add(new StreamSimulation.CapChange(0, least(destinationWan + (joinSeconds == 0 ? spawnedWan : 0), feed, absorb)));
+    if (joinSeconds > 0 && pairs > 0) {
+      caps.add(new StreamSimulation.CapChange(joinSeconds, least(destinationWan + spawnedWan, feed, absorb)));
+    }
+    double data = StreamSimulation.run(relays, chunks(workload, settings), caps);
+    double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
+    double dollars =
+        2 * pairs * machine.dollarsFor(before + data)
+            + input.pricing().egressDollars(workload.totalSize());
+    return new Estimate(pairs, 2 * pairs, seconds, dollars);
+  }
+
+  /** One task per chunk; the file's open and close cost rides on its first chunk. */
+  private static List<List<StreamSimulation.Step>> chunks(Workload workload, RelaycpSettings settings) {
+    long chunk = settings.chunkSize().bytes();
+    CopyOverheads overheads = settings.overheads();
+    List<List<StreamSimulation.Step>> tasks = new ArrayList<>();
+    for (Workload.FileGroup group : workload.groups()) {
+      long size = group.size().bytes();
+      long pieces = Math.max(1, (size + chunk - 1) / chunk);
+      for (long file = 0; file < group.count(); file++) {
+        for (long piece = 0; piece < pieces; piece++) {
+          long bytes = Math.min(chunk, size - piece * chunk);
+          double fixed = overheads.perChunkSeconds() + (piece == 0 ? overheads.perFileSeconds() : 0);
+          tasks.add(List.of(new StreamSimulation.Step(fixed, Math.max(0, bytes))));
+        }
+      }
+    }
+    return tasks;
+  }
+
+  private static double least(double first, double second, double third) {
+    return Math.min(first, Math.min(second, third));
+  }
+}

@@ -1,0 +1,117 @@
+package dev.relaycp.plan;
+
+import static dev.relaycp.plan.Inputs.files;
+import static dev.relaycp.plan.Inputs.input;
+import static dev.relaycp.plan.Inputs.machine;
+import static dev.relaycp.plan.Inputs.site;
+import static dev.relaycp.plan.Inputs.withRelaycp;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class RelaycpModelTest {
+  private final RelaycpModel model = new RelaycpModel();
+
+  @Test
+  void oneFileOnOneNodeMovesAtTheWanCap() {
+    PlanInput input = input(files(1, 1000), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 20));
+    Estimate estimate = model.estimate(input, 0);
+    assertThat(estimate.seconds()).isCloseTo(100, within(1e-6));
+    assertThat(estimate.relaysStarted()).isZero();
+    assertThat(estimate.dollars()).isCloseTo(1000.0 / 1024 * 0.02, within(1e-9));
+  }
+
+  @Test
+  void spawnedRelaysJoinAfterBootAndTheLastChunksLeaveATail() {
+    // 0-20 s: the datanode relay alone at 10 MiB/s moves 200 MiB (20 chunks of 10 MiB).
+    // Then three relays at 10 MiB/s each (the destination's WAN cap is 10 + 2 * 10): 80 chunks
+    // of 1 s each over 3 relays take 27 rounds, not 80/3 = 26.7 s.
+    PlanInput input =
+        withRelaycp(
+            input(files(1, 1000), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 20)),
+            new RelaycpSettings(DataSize.ofMebibytes(10), 1, CopyOverheads.NONE));
+    Estimate estimate = model.estimate(input, 2);
+    assertThat(estimate.seconds()).isCloseTo(47, within(1e-6));
+    assertThat(estimate.relaysStarted()).isEqualTo(4);
+    // 4 VMs billed the 60 s minimum at a tenth of a cent a second, plus egress.
+    assertThat(estimate.dollars()).isCloseTo(4 * 0.06 + 1000.0 / 1024 * 0.02, within(1e-9));
+  }
+
+  @Test
+  void aFileThatIsOneChunkCannotUseMoreRelays() {
+    PlanInput input =
+        withRelaycp(
+            input(files(1, 1000), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 0)),
+            new RelaycpSettings(DataSize.ofMebibytes(1000), 1, CopyOverheads.NONE));
+    assertThat(model.estimate(input, 4).seconds()).isCloseTo(100, within(1e-6));
+  }
+
+  @Test
+  void manyEqualFilesPayTheirPerFileCostOnEachRelay() {
+    // 100 files of 10 MiB over 2 relays: each file 0.5 s to open and close + 1 s of bytes,
+    // 50 files per relay one after another.
+    PlanInput input =
+        withRelaycp(
+            input(files(100, 10), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
+            new RelaycpSettings(DataSize.ofMebibytes(100), 1, new CopyOverheads(0, 0, 0.5, 0, 0, 0)));
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(75, within(1e-6));
+  }
+
+  @Test
+  void fixedOverheadsAddListingCommitAndVerification() {
+    CopyOverheads overheads = new CopyOverheads(3, 0.01, 0, 0, 0.02, 0.03);
+    PlanInput input =
+        withRelaycp(
+            input(files(100, 10), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
+            new RelaycpSettings(DataSize.ofMebibytes(100), 1, overheads));
+    // 3 + 100 * 0.01 before, 50 s of bytes, 100 * (0.02 + 0.03) after.
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(3 + 1 + 50 + 5, within(1e-6));
+  }
+
+  @Test
+  void aFewHugeFilesAmongManySmallOnesSpreadAsChunks() {
+    // 2 x 1000 MiB in 100 MiB chunks, then 100 x 1 MiB: 2100 MiB at 2 x 10 MiB/s, no tail
+    // because the small files even out the end.
+    Workload workload =
+        Workload.of(
+            new Workload.FileGroup(2, DataSize.ofMebibytes(1000)),
+            new Workload.FileGroup(100, DataSize.ofMebibytes(1)));
+    PlanInput input = input(workload, site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20));
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(105, within(1e-6));
+  }
+
+  @Test
+  void theSourceInternalNetworkCapsWhatRelaysCanSend() {
+    // One datanode that can feed only 30 MiB/s: eight spawned relays cannot beat 30 MiB/s.
+    PlanInput input =
+        withRelaycp(
+            input(files(1, 3000), site(1, 10, 30), site(1, 10, 1000), machine(10, 100, 0)),
+            new RelaycpSettings(DataSize.ofMebibytes(10), 1, CopyOverheads.NONE));
+    assertThat(model.estimate(input, 8).seconds()).isCloseTo(100, within(1e-6));
+    assertThat(model.estimate(input, 2).seconds()).isCloseTo(100, within(1e-6));
+    assertThat(model.estimate(input, 1).seconds()).isCloseTo(150, within(1e-6));
+  }
+
+  @Test
+  void theDestinationAbsorbsLessWithReplication() {
+    Site destination = new Site(1, Inputs.mebibytesPerSecond(100), Inputs.mebibytesPerSecond(60), 3);
+    PlanInput input =
+        withRelaycp(
+            input(files(1, 2000), site(1, 100, 1000), destination, machine(10, 100, 0)),
+            new RelaycpSettings(DataSize.ofMebibytes(10), 1, CopyOverheads.NONE));
+    // 60 MiB/s of internal network carries 3 copies: 20 MiB/s of new data.
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(100, within(1e-6));
+  }
+
+  @Test
+  void relaysThatBootAfterTheCopyEndsAddOnlyTheirBill() {
+    PlanInput input = input(files(1, 100), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 600));
+    Estimate none = model.estimate(input, 0);
+    Estimate late = model.estimate(input, 2);
+    assertThat(none.seconds()).isCloseTo(10, within(1e-6));
+    assertThat(late.seconds()).isCloseTo(none.seconds(), within(1e-9));
+    // Four VMs billed their 60 s minimum although no byte went through them.
+    assertThat(late.dollars() - none.dollars()).isCloseTo(4 * 0.06, within(1e-9));
+  }
+}

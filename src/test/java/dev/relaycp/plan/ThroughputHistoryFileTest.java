@@ -1,0 +1,46 @@
+package dev.relaycp.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.relaycp.error.RelayCpException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ThroughputHistoryFileTest {
+  @TempDir Path directory;
+
+  @Test
+  void recordedSamplesSurviveARoundTrip() {
+    Path file = directory.resolve("nested/history.json");
+    String key = ThroughputHistory.nodeKey("dn1.example", ThroughputHistory.Direction.EXTERNAL);
+    ThroughputHistoryFile.record(file, key, DataRate.ofMebibytesPerSecond(15), Instant.parse("2024-01-01T00:00:00Z"));
+    ThroughputHistory saved =
+        ThroughputHistoryFile.record(file, key, DataRate.ofMebibytesPerSecond(15), Instant.parse("2024-01-01T01:00:00Z"));
+    ThroughputHistory loaded = ThroughputHistoryFile.load(file);
+    assertThat(loaded).isEqualTo(saved);
+    assertThat(loaded.estimate(key).orElseThrow().samples()).isEqualTo(2);
+  }
+
+  @Test
+  void aMissingFileIsAnEmptyHistoryAndAMalformedOneAnError() throws Exception {
+    assertThat(ThroughputHistoryFile.loadIfPresent(directory.resolve("none.json")).estimates()).isEmpty();
+    Path bad = Files.writeString(directory.resolve("bad.json"), "{\"version\": 7}");
+    assertThatThrownBy(() -> ThroughputHistoryFile.load(bad))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("is malformed")
+        .hasMessageEndingWith("fix or delete it");
+  }
+
+  @Test
+  void defaultPathFollowsXdgConfigHome() {
+    assertThat(ThroughputHistoryFile.defaultPath(Map.of("XDG_CONFIG_HOME", "/tmp/config")))
+        .isEqualTo(Path.of("/tmp/config/relaycp/history.json"));
+    assertThat(ThroughputHistoryFile.defaultPath(Map.of()))
+        .isEqualTo(Path.of(System.getProperty("user.home"), ".config", "relaycp", "history.json"));
+  }
+}
