@@ -28,6 +28,7 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class RelayCommand implements Callable<Integer> {
   static final String BANDWIDTH_LIMIT = "relaycp.relay.bytes-per-second-limit";
   static final String DATA_FRAME_BYTES = "relaycp.relay.data-frame-bytes";
+  static final String PARALLEL_STREAMS = "relaycp.relay.parallel-streams";
 
   @ParentCommand RelayCpCommand parent;
   @Spec CommandSpec spec;
@@ -55,7 +56,8 @@ public final class RelayCommand implements Callable<Integer> {
     RelaySettings settings = new RelaySettings(bind, port, TransferSecret.read(secretFile),
         configuration, configuration.getLong(BANDWIDTH_LIMIT, 0),
         configuration.getInt(DATA_FRAME_BYTES, RelaySettings.DEFAULT_DATA_FRAME_BYTES),
-        RelaySettings.DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS);
+        RelaySettings.DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
+        configuration.getInt(PARALLEL_STREAMS, RelaySettings.DEFAULT_PARALLEL_STREAMS));
     try (RelayServer server = RelayServer.start(settings)) {
       PrintWriter out = spec.commandLine().getOut();
       out.println("relaycp relay listening on " + bind + ":" + server.localAddress().getPort());

@@ -15,6 +15,8 @@ import picocli.CommandLine.HelpCommand;
     subcommands = {
         CopyCommand.class,
         RelayCommand.class,
+        DemoCommand.class,
+        PlanCommand.class,
         HelpCommand.class
     },
     footer = {

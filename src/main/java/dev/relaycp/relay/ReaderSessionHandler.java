@@ -37,9 +37,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The reader's side of a connection from the driver: each SEND_CHUNK is read from the source
  * FileSystem and streamed to the writer relay it names, and answered CHUNK_DONE once the
- * writer has written it, or CHUNK_FAILED with the reason. Orders run one after another on one
- * thread per driver connection, in order; the driver may send several ahead so that small
- * files do not each wait a round trip. The connection to each writer is kept for the session.
+ * writer has written it, or CHUNK_FAILED with the reason. The driver may send several ahead, so that small
+ * files do not each wait a round trip. Up to {@code parallelStreams} orders stream at once,
+ * each on its own connection to the writer, so one file's close (which waits for the
+ * destination's pipeline) does not hold up the next; connections are kept for the session.
  *
  * <p>Back-pressure: the reading thread waits for the writer connection to be writable before
  * each DATA frame, so at most the channel's high water mark is queued in memory.
@@ -52,8 +53,10 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   private final HadoopRangeReader reader;
   private final RelayCounters counters;
   private final int dataFrameBytes;
-  private final ExecutorService serial;
-  private final Map<RelayAddress, WriterLink> links = new ConcurrentHashMap<>();
+  private final ExecutorService streams;
+  private final Map<RelayAddress, java.util.concurrent.BlockingDeque<WriterLink>> idleLinks =
+      new ConcurrentHashMap<>();
+  private final java.util.Set<WriterLink> allLinks = ConcurrentHashMap.newKeySet();
   private Channel driver;
 
   ReaderSessionHandler(
@@ -61,12 +64,13 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       HadoopRangeReader reader,
       RelayCounters counters,
       int dataFrameBytes,
+      int parallelStreams,
       ThreadFactory threads) {
     this.connector = requireNonNull(connector, "connector is null");
     this.reader = requireNonNull(reader, "reader is null");
     this.counters = requireNonNull(counters, "counters is null");
     this.dataFrameBytes = dataFrameBytes;
-    this.serial = Executors.newSingleThreadExecutor(threads);
+    this.streams = Executors.newFixedThreadPool(parallelStreams, threads);
   }
 
   @Override
@@ -77,7 +81,7 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, RelayMessage message) {
     if (message instanceof ChunkOrder order) {
-      serial.execute(() -> send(order));
+      streams.execute(() -> send(order));
       ctx.read();
     } else {
       LOG.warn("Closing connection from {}: unexpected {}", ctx.channel().remoteAddress(),
@@ -88,8 +92,8 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    serial.shutdownNow();
-    links.values().forEach(link -> link.connection.close());
+    streams.shutdownNow();
+    allLinks.forEach(link -> link.connection.close());
     ctx.fireChannelInactive();
   }
 
@@ -109,6 +113,15 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       return;
     }
     CompletableFuture<ChunkWritten> written = link.expect(order.chunkId());
+    try {
+      stream(order, link, written);
+    } finally {
+      release(link);
+    }
+  }
+
+  private void stream(ChunkOrder order, WriterLink link,
+      CompletableFuture<ChunkWritten> written) {
     written.whenComplete((done, failure) -> driver.writeAndFlush(done != null
         ? new ChunkDone(order.chunkId(), order.length(), done.partHandle())
         : failedMessage(order.chunkId(), failure)));
@@ -169,10 +182,16 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     return new ChunkFailed(chunkId, ErrorCode.CHUNK_FAILED, String.valueOf(cause.getMessage()));
   }
 
+  /** An idle open connection to the writer, or a new one; each stream uses its own. */
   private WriterLink linkTo(RelayAddress address) {
-    WriterLink link = links.get(address);
-    if (link != null && link.connection.isOpen()) {
-      return link;
+    java.util.concurrent.BlockingDeque<WriterLink> idle =
+        idleLinks.computeIfAbsent(address, ignored -> new java.util.concurrent.LinkedBlockingDeque<>());
+    WriterLink link;
+    while ((link = idle.pollFirst()) != null) {
+      if (link.connection.isOpen()) {
+        return link;
+      }
+      allLinks.remove(link);
     }
     WriterLink fresh = new WriterLink(address);
     try {
@@ -188,8 +207,17 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping");
     }
-    links.put(address, fresh);
+    allLinks.add(fresh);
     return fresh;
+  }
+
+  /** A stream is done sending on {@code link}; answers still due on it arrive in order. */
+  private void release(WriterLink link) {
+    if (link.connection.isOpen()) {
+      idleLinks.get(link.address).addFirst(link);
+    } else {
+      allLinks.remove(link);
+    }
   }
 
   /** One connection to a writer relay and the chunks sent on it still waiting for an answer. */

@@ -34,6 +34,8 @@ public final class RelayServer implements AutoCloseable {
   private final ExecutorService workers;
   private final Channel listener;
   private final RelayCounters counters;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private RelayServer(EventLoopGroup acceptors, EventLoopGroup eventLoops,
       ExecutorService workers, Channel listener, RelayCounters counters) {
@@ -93,8 +95,12 @@ public final class RelayServer implements AutoCloseable {
     listener.closeFuture().await();
   }
 
+  /** Stops listening and ends every connection; later calls do nothing. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     listener.close().syncUninterruptibly();
     acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     eventLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -50,7 +50,8 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
         settings.secret(),
         () -> new RelayRoleHandler(
             () -> new ReaderSessionHandler(
-                connector, reader, counters, settings.dataFrameBytes(), sessionThreads),
+                connector, reader, counters, settings.dataFrameBytes(),
+                settings.parallelStreams(), sessionThreads),
             () -> new WriterSessionHandler(writer, workers, counters)),
         counters,
         settings.authenticationTimeoutMillis()));

@@ -14,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
  * @param bytesPerSecondLimit the most each outgoing stream sends per second; 0 for no limit
  * @param dataFrameBytes the payload size of DATA frames
  * @param authenticationTimeoutMillis how long a new connection has to prove the secret
+ * @param parallelStreams how many chunks one driver connection may have streaming at once
  */
 public record RelaySettings(
     String bindHost,
@@ -22,8 +23,10 @@ public record RelaySettings(
     Configuration configuration,
     long bytesPerSecondLimit,
     int dataFrameBytes,
-    long authenticationTimeoutMillis) {
+    long authenticationTimeoutMillis,
+    int parallelStreams) {
 
+  public static final int DEFAULT_PARALLEL_STREAMS = 4;
   public static final int DEFAULT_DATA_FRAME_BYTES = 256 * 1024;
   public static final long DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS = 10_000;
 
@@ -42,6 +45,10 @@ public record RelaySettings(
       throw new IllegalArgumentException("dataFrameBytes must be 1.." + FrameCodec.MAX_PAYLOAD_BYTES
           + ", got " + dataFrameBytes);
     }
+    if (parallelStreams < 1) {
+      throw new IllegalArgumentException(
+          "parallelStreams must be 1 or more, got " + parallelStreams);
+    }
     if (authenticationTimeoutMillis < 1) {
       throw new IllegalArgumentException(
           "authenticationTimeoutMillis must be positive, got " + authenticationTimeoutMillis);
@@ -52,11 +59,12 @@ public record RelaySettings(
   public static RelaySettings of(
       String bindHost, int port, TransferSecret secret, Configuration configuration) {
     return new RelaySettings(bindHost, port, secret, configuration, 0,
-        DEFAULT_DATA_FRAME_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS);
+        DEFAULT_DATA_FRAME_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
+        DEFAULT_PARALLEL_STREAMS);
   }
 
   public RelaySettings withBytesPerSecondLimit(long limit) {
     return new RelaySettings(bindHost, port, secret, configuration, limit, dataFrameBytes,
-        authenticationTimeoutMillis);
+        authenticationTimeoutMillis, parallelStreams);
   }
 }

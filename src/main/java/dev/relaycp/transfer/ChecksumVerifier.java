@@ -17,16 +17,16 @@ import org.apache.hadoop.fs.Path;
  * opened in COMPOSITE_CRC mode (see {@link dev.relaycp.fs.FileSystemOpener}): then the
  * checksum depends only on the bytes, not on block size or how the copy was cut into parts.
  */
-final class ChecksumVerifier {
+public final class ChecksumVerifier {
   private final FileSystem source;
   private final FileSystem destination;
 
-  ChecksumVerifier(FileSystem source, FileSystem destination) {
+  public ChecksumVerifier(FileSystem source, FileSystem destination) {
     this.source = requireNonNull(source, "source is null");
     this.destination = requireNonNull(destination, "destination is null");
   }
 
-  FileVerification verify(String path, URI sourceFile, URI copy, long bytes) {
+  public FileVerification verify(String path, URI sourceFile, URI copy, long bytes) {
     FileChecksum expected = checksum(source, sourceFile);
     FileChecksum actual = checksum(destination, copy);
     if (expected == null || actual == null) {

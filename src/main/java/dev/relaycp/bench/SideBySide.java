@@ -1,0 +1,110 @@
+package dev.relaycp.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.provision.LocalRelayProcesses;
+import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.ChecksumVerifier;
+import dev.relaycp.transfer.CopyDriver;
+import dev.relaycp.transfer.CopyReport;
+import dev.relaycp.transfer.CopySettings;
+import dev.relaycp.transfer.TransferProgress;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.tools.DistCp;
+import org.apache.hadoop.tools.DistCpOptions;
+import org.apache.hadoop.tools.DistCpOptions.FileAttribute;
+
+/**
+ * Copies one dataset with relaycp (through local relay processes) and with DistCp (run
+ * in-process) into two targets on the same destination, and verifies both by checksum.
+ */
+public final class SideBySide {
+  private final Configuration configuration;
+  private final FileSystemOpener opener;
+
+  public SideBySide(Configuration configuration) {
+    this.configuration = requireNonNull(configuration, "configuration is null");
+    this.opener = FileSystemOpener.of(configuration);
+  }
+
+  public ToolRun relaycp(URI source, URI target, int pairs, TransferProgress.Listener progress)
+      throws IOException {
+    java.nio.file.Path secretFile = Files.createTempFile("relaycp-demo-secret-", "");
+    TransferSecret secret = TransferSecret.generate();
+    secret.writeTo(secretFile);
+    long started = System.nanoTime();
+    try (LocalRelayProcesses relays =
+        LocalRelayProcesses.start(pairs, secretFile, Map.of(), List.of())) {
+      double startUp = (System.nanoTime() - started) / 1e9;
+      CopyReport report = new CopyDriver(opener).copy(CopySettings.of(source, target, false),
+          relays.routes(), secret, progress);
+      int verified = (int) report.verification().stream().filter(file -> file.verified()).count();
+      // Relays on datanodes run before a copy as YARN does before a DistCp job, so their
+      // start-up is reported beside the copy's time, not in it.
+      return new ToolRun("relaycp", report.bytes(), report.files(), report.seconds(), verified,
+          String.format("%d relay pairs (local processes; their start-up took %.1f s more), "
+              + "%d chunks", pairs, startUp, report.chunks()));
+    } finally {
+      Files.deleteIfExists(secretFile);
+    }
+  }
+
+  public ToolRun distcp(URI source, URI target, int maps) throws Exception {
+    DistCpOptions options = new DistCpOptions.Builder(List.of(new Path(source)), new Path(target))
+        .maxMaps(maps)
+        // -update: the source directory's contents land directly under the target, as with
+        // relaycp, whether or not the target exists.
+        .withSyncFolder(true)
+        .preserve(FileAttribute.PERMISSION)
+        .preserve(FileAttribute.REPLICATION)
+        .preserve(FileAttribute.TIMES)
+        .build();
+    Configuration jobConfiguration = new Configuration(configuration);
+    jobConfiguration.set("mapreduce.framework.name", "local");
+    long started = System.nanoTime();
+    new DistCp(jobConfiguration, options).execute();
+    double seconds = (System.nanoTime() - started) / 1e9;
+    return verify("distcp", source, target, seconds,
+        "in-process LocalJobRunner, " + maps + " maps allowed, job start-up included");
+  }
+
+  /** Verifies every file below {@code target} against its twin below {@code source}. */
+  ToolRun verify(String tool, URI source, URI target, double seconds, String note)
+      throws IOException {
+    FileSystem sourceFileSystem = opener.open(source);
+    FileSystem targetFileSystem = opener.open(target);
+    ChecksumVerifier verifier = new ChecksumVerifier(sourceFileSystem, targetFileSystem);
+    Path sourceRoot = sourceFileSystem.makeQualified(new Path(source));
+    long bytes = 0;
+    int files = 0;
+    int verified = 0;
+    RemoteIterator<LocatedFileStatus> listing = sourceFileSystem.listFiles(sourceRoot, true);
+    while (listing.hasNext()) {
+      FileStatus file = listing.next();
+      String relative = file.getPath().toUri().getPath()
+          .substring(sourceRoot.toUri().getPath().length() + 1);
+      URI copy = targetFileSystem.makeQualified(new Path(new Path(target), relative)).toUri();
+      files++;
+      bytes += file.getLen();
+      if (!targetFileSystem.exists(new Path(copy))) {
+        org.slf4j.LoggerFactory.getLogger(SideBySide.class).warn("{} has no copy at {}", file.getPath(), copy);
+      } else if (verifier.verify(relative, file.getPath().toUri(), copy, file.getLen()).verified()) {
+        verified++;
+      } else {
+        org.slf4j.LoggerFactory.getLogger(SideBySide.class).warn("{} differs from {}", copy, file.getPath());
+      }
+    }
+    return new ToolRun(tool, bytes, files, seconds, verified, note);
+  }
+}
