@@ -10,6 +10,8 @@ import dev.relaycp.relay.RelayMessage.Challenge;
 import dev.relaycp.relay.RelayMessage.ChunkOrder;
 import dev.relaycp.relay.RelayMessage.EndOfChunk;
 import dev.relaycp.relay.RelayMessage.Proof;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -295,5 +297,40 @@ class AuthenticationHandlerTest {
     assertThat(authenticated).isCompleted().isNotCompletedExceptionally();
     assertThat(server.pipeline().get("session")).isSameAs(session);
     assertThat(counters.connectionsAccepted()).isEqualTo(1);
+  }
+
+  @Test
+  void proofFrameWithTrailingBytesDoesNotAuthenticate() {
+    EmbeddedChannel channel = new EmbeddedChannel(FrameCodec.newFrameDecoder(), new FrameCodec(),
+        new MessageCodec(),
+        new ServerAuthenticationHandler(secret, sessions, counters, TIMEOUT_MILLIS));
+    channels.add(channel);
+    EmbeddedChannel decoder = new EmbeddedChannel(
+        FrameCodec.newFrameDecoder(), new FrameCodec(), new MessageCodec());
+    channels.add(decoder);
+    ByteBuf challengeBytes = Unpooled.buffer();
+    ByteBuf part;
+    while ((part = channel.readOutbound()) != null) {
+      challengeBytes.writeBytes(part);
+      part.release();
+    }
+    decoder.writeInbound(challengeBytes);
+    byte[] mac = secret.prove(((Challenge) decoder.readInbound()).nonce());
+    ByteBuf payload = Unpooled.buffer().writeInt(mac.length).writeBytes(mac).writeByte(0);
+    EmbeddedChannel framer = new EmbeddedChannel(new FrameCodec());
+    channels.add(framer);
+    framer.writeOutbound(Frame.of(FrameType.PROOF, payload));
+    ByteBuf proofBytes = Unpooled.buffer();
+    while ((part = framer.readOutbound()) != null) {
+      proofBytes.writeBytes(part);
+      part.release();
+    }
+
+    channel.writeInbound(proofBytes);
+
+    assertThat(channel.isOpen()).isFalse();
+    assertThat(sessions.calls).isZero();
+    assertThat(counters.connectionsAccepted()).isZero();
+    assertThat(counters.connectionsRejected()).isEqualTo(1);
   }
 }
