@@ -37,10 +37,14 @@ public final class FrameCodec extends MessageToMessageCodec<ByteBuf, Frame> {
   static final int TYPE_BYTES = 1;
   static final int CRC_BYTES = 4;
 
-  /** A decoder for the length-prefixed framing that must sit before this codec. */
+  /**
+   * A decoder for the length-prefixed framing that must sit before this codec. Its maximum
+   * frame length counts the length field too, so a frame with the largest payload fits.
+   */
   public static LengthFieldBasedFrameDecoder newFrameDecoder() {
     return new LengthFieldBasedFrameDecoder(
-        TYPE_BYTES + MAX_PAYLOAD_BYTES + CRC_BYTES, 0, LENGTH_BYTES, 0, LENGTH_BYTES);
+        LENGTH_BYTES + TYPE_BYTES + MAX_PAYLOAD_BYTES + CRC_BYTES,
+        0, LENGTH_BYTES, 0, LENGTH_BYTES);
   }
 
   @Override

@@ -104,8 +104,9 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       return;
     }
     ByteBufInputStream input = new ByteBufInputStream(frame.content());
+    RelayMessage message;
     try {
-      out.add(read(frame.type(), input));
+      message = read(frame.type(), input);
     } catch (IOException | IllegalArgumentException e) {
       throw new CorruptedFrameException("malformed " + frame.type() + " frame: " + e.getMessage());
     }
@@ -113,6 +114,7 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       throw new CorruptedFrameException(
           frame.type() + " frame has " + input.available() + " trailing bytes");
     }
+    out.add(message);
   }
 
   private static RelayMessage read(FrameType type, DataInput input) throws IOException {

@@ -1,0 +1,320 @@
+package dev.relaycp.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.fs.ChunkTarget;
+import dev.relaycp.relay.RelayMessage.Authenticated;
+import dev.relaycp.relay.RelayMessage.Challenge;
+import dev.relaycp.relay.RelayMessage.ChunkDone;
+import dev.relaycp.relay.RelayMessage.ChunkFailed;
+import dev.relaycp.relay.RelayMessage.ChunkOrder;
+import dev.relaycp.relay.RelayMessage.ChunkWritten;
+import dev.relaycp.relay.RelayMessage.Data;
+import dev.relaycp.relay.RelayMessage.EndOfChunk;
+import dev.relaycp.relay.RelayMessage.Proof;
+import dev.relaycp.relay.RelayMessage.WriteChunk;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.util.ReferenceCountUtil;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MessageCodecTest {
+  private static final ChunkTarget FILE_TARGET =
+      ChunkTarget.file(URI.create("hdfs://dst:8020/staging/f"), (short) 3, 128L << 20);
+  private static final ChunkTarget PART_TARGET = ChunkTarget.part(
+      URI.create("s3a://bucket/staging/big"), new byte[] {9, 8, 7, 6}, 42, (short) 1, 64L << 20);
+
+  private final List<EmbeddedChannel> channels = new ArrayList<>();
+
+  @AfterEach
+  void releaseChannels() {
+    for (EmbeddedChannel channel : channels) {
+      channel.finishAndReleaseAll();
+    }
+  }
+
+  private EmbeddedChannel newChannel() {
+    EmbeddedChannel channel = new EmbeddedChannel(
+        FrameCodec.newFrameDecoder(), new FrameCodec(), new MessageCodec());
+    channels.add(channel);
+    return channel;
+  }
+
+  private byte[] encode(Object message) {
+    EmbeddedChannel sender = newChannel();
+    assertThat(sender.writeOutbound(message)).isTrue();
+    ByteBuf all = Unpooled.buffer();
+    try {
+      ByteBuf part;
+      while ((part = sender.readOutbound()) != null) {
+        all.writeBytes(part);
+        part.release();
+      }
+      return ByteBufUtil.getBytes(all);
+    } finally {
+      all.release();
+    }
+  }
+
+  private byte[] encodeFrame(FrameType type, byte[] payload) {
+    EmbeddedChannel sender = new EmbeddedChannel(new FrameCodec());
+    channels.add(sender);
+    sender.writeOutbound(Frame.of(type, Unpooled.wrappedBuffer(payload)));
+    ByteBuf all = Unpooled.buffer();
+    try {
+      ByteBuf part;
+      while ((part = sender.readOutbound()) != null) {
+        all.writeBytes(part);
+        part.release();
+      }
+      return ByteBufUtil.getBytes(all);
+    } finally {
+      all.release();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> T roundTrip(Object message) {
+    byte[] bytes = encode(message);
+    EmbeddedChannel receiver = newChannel();
+    assertThat(receiver.writeInbound(Unpooled.wrappedBuffer(bytes))).isTrue();
+    Object decoded = receiver.readInbound();
+    assertThat((Object) receiver.readInbound()).isNull();
+    return (T) decoded;
+  }
+
+  private static ChunkOrder order(ChunkTarget target) {
+    return new ChunkOrder(123_456_789_012L, URI.create("hdfs://src:8020/data/part-00000"),
+        3L << 30, 256L << 20, "writer.example.com:7070", target);
+  }
+
+  private static byte[] payload(IoAction action) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream output = new DataOutputStream(bytes);
+    action.write(output);
+    output.flush();
+    return bytes.toByteArray();
+  }
+
+  private interface IoAction {
+    void write(DataOutputStream output) throws IOException;
+  }
+
+  @Test
+  void chunkOrderWithFileTargetRoundTrips() {
+    ChunkOrder order = order(FILE_TARGET);
+
+    ChunkOrder decoded = roundTrip(order);
+
+    assertThat(decoded).isEqualTo(order);
+    assertThat(decoded.target().kind()).isEqualTo(ChunkTarget.Kind.FILE);
+    assertThat(decoded.target().uploadHandle()).isEmpty();
+  }
+
+  @Test
+  void chunkOrderWithPartTargetRoundTrips() {
+    ChunkOrder order = order(PART_TARGET);
+
+    ChunkOrder decoded = roundTrip(order);
+
+    assertThat(decoded).isEqualTo(order);
+    assertThat(decoded.target().kind()).isEqualTo(ChunkTarget.Kind.PART);
+    assertThat(decoded.target().uploadHandle()).containsExactly(9, 8, 7, 6);
+    assertThat(decoded.target().partNumber()).isEqualTo(42);
+  }
+
+  @Test
+  void chunkOrderTravelsAsSendChunkAndWriteChunkAsWriteChunk() {
+    byte[] send = encode(order(FILE_TARGET));
+    byte[] write = encode(new WriteChunk(order(FILE_TARGET)));
+
+    assertThat(send[4]).isEqualTo((byte) FrameType.SEND_CHUNK.code());
+    assertThat(write[4]).isEqualTo((byte) FrameType.WRITE_CHUNK.code());
+  }
+
+  @Test
+  void writeChunkRoundTrips() {
+    WriteChunk write = new WriteChunk(order(PART_TARGET));
+
+    WriteChunk decoded = roundTrip(write);
+
+    assertThat(decoded).isEqualTo(write);
+  }
+
+  @Test
+  void dataRoundTripsWithItsBytes() {
+    byte[] bytes = new byte[5000];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) (i * 31);
+    }
+    Data data = new Data(Unpooled.wrappedBuffer(bytes));
+
+    Data decoded = roundTrip(data);
+
+    try {
+      assertThat(ByteBufUtil.getBytes(decoded.content())).isEqualTo(bytes);
+      assertThat(decoded.refCnt()).isEqualTo(1);
+    } finally {
+      ReferenceCountUtil.release(decoded);
+    }
+    assertThat(data.refCnt()).isZero();
+  }
+
+  @Test
+  void endOfChunkRoundTrips() {
+    EndOfChunk end = new EndOfChunk(7L, Long.MAX_VALUE);
+
+    assertThat((EndOfChunk) roundTrip(end)).isEqualTo(end);
+  }
+
+  @Test
+  void chunkWrittenRoundTripsWithAndWithoutPartHandle() {
+    ChunkWritten withHandle = new ChunkWritten(11L, new byte[] {1, 2, 3, 4, 5});
+    ChunkWritten withoutHandle = new ChunkWritten(12L, new byte[0]);
+
+    assertThat((ChunkWritten) roundTrip(withHandle)).isEqualTo(withHandle);
+    assertThat((ChunkWritten) roundTrip(withoutHandle)).isEqualTo(withoutHandle);
+  }
+
+  @Test
+  void chunkDoneRoundTrips() {
+    ChunkDone done = new ChunkDone(13L, 1L << 33, new byte[] {-1, 0, 1});
+
+    ChunkDone decoded = roundTrip(done);
+
+    assertThat(decoded).isEqualTo(done);
+    assertThat(decoded.partHandle()).containsExactly(-1, 0, 1);
+  }
+
+  @Test
+  void chunkFailedRoundTripsWithItsErrorCode() {
+    ChunkFailed failed =
+        new ChunkFailed(14L, ErrorCode.VERIFICATION_FAILED, "checksum \u00fc\u2260 mismatch");
+
+    ChunkFailed decoded = roundTrip(failed);
+
+    assertThat(decoded).isEqualTo(failed);
+    assertThat(decoded.code()).isEqualTo(ErrorCode.VERIFICATION_FAILED);
+  }
+
+  @Test
+  void challengeRoundTrips() {
+    byte[] nonce = TransferSecret.newNonce();
+
+    Challenge decoded = roundTrip(new Challenge(nonce));
+
+    assertThat(decoded.nonce()).isEqualTo(nonce);
+  }
+
+  @Test
+  void proofRoundTrips() {
+    byte[] mac = TransferSecret.generate().prove(new byte[] {1, 2, 3});
+
+    Proof decoded = roundTrip(new Proof(mac));
+
+    assertThat(decoded.mac()).isEqualTo(mac);
+  }
+
+  @Test
+  void authenticatedRoundTripsAsAnEmptyFrame() {
+    byte[] bytes = encode(new Authenticated());
+
+    assertThat(bytes).hasSize(4 + 1 + 4);
+    assertThat((Object) roundTrip(new Authenticated())).isEqualTo(new Authenticated());
+  }
+
+  @Test
+  void chunkFailedWithAVeryLongMessageIsTruncatedNotFailed() {
+    String message = "x".repeat(5_000) + "y".repeat(5_000);
+
+    ChunkFailed decoded = roundTrip(new ChunkFailed(15L, ErrorCode.IO_ERROR, message));
+
+    assertThat(decoded.chunkId()).isEqualTo(15L);
+    assertThat(decoded.code()).isEqualTo(ErrorCode.IO_ERROR);
+    assertThat(decoded.message()).hasSizeLessThan(message.length());
+    assertThat(decoded.message()).startsWith("x".repeat(4_000)).endsWith("...");
+  }
+
+  @Test
+  void chunkFailedWithAVeryLongMultiByteMessageIsTruncatedNotFailed() {
+    String message = "\u20ac".repeat(30_000);
+
+    ChunkFailed decoded = roundTrip(new ChunkFailed(16L, ErrorCode.IO_ERROR, message));
+
+    assertThat(decoded.message()).startsWith("\u20ac".repeat(1_000)).endsWith("...");
+  }
+
+  @Test
+  void trailingBytesInAControlFrameAreRejected() throws IOException {
+    byte[] payload = payload(output -> {
+      output.writeLong(1L);
+      output.writeLong(2L);
+      output.writeByte(0);
+    });
+    EmbeddedChannel receiver = newChannel();
+
+    assertThatThrownBy(() -> receiver.writeInbound(
+            Unpooled.wrappedBuffer(encodeFrame(FrameType.END_OF_CHUNK, payload))))
+        .isInstanceOf(CorruptedFrameException.class)
+        .hasMessageContaining("1 trailing bytes");
+    assertThat((Object) receiver.readInbound()).isNull();
+  }
+
+  @Test
+  void trailingBytesInAnAuthenticatedFrameAreRejected() {
+    EmbeddedChannel receiver = newChannel();
+
+    assertThatThrownBy(() -> receiver.writeInbound(
+            Unpooled.wrappedBuffer(encodeFrame(FrameType.AUTHENTICATED, new byte[] {0}))))
+        .isInstanceOf(CorruptedFrameException.class)
+        .hasMessageContaining("trailing bytes");
+  }
+
+  @Test
+  void truncatedControlFrameIsRejected() {
+    EmbeddedChannel receiver = newChannel();
+
+    assertThatThrownBy(() -> receiver.writeInbound(
+            Unpooled.wrappedBuffer(encodeFrame(FrameType.END_OF_CHUNK, new byte[12]))))
+        .isInstanceOf(CorruptedFrameException.class)
+        .hasMessageContaining("malformed END_OF_CHUNK");
+  }
+
+  @Test
+  void unknownErrorCodeIsRejected() throws IOException {
+    byte[] payload = payload(output -> {
+      output.writeLong(1L);
+      output.writeUTF("NOT_A_CODE");
+      output.writeUTF("boom");
+    });
+    EmbeddedChannel receiver = newChannel();
+
+    assertThatThrownBy(() -> receiver.writeInbound(
+            Unpooled.wrappedBuffer(encodeFrame(FrameType.CHUNK_FAILED, payload))))
+        .isInstanceOf(CorruptedFrameException.class)
+        .hasMessageContaining("malformed CHUNK_FAILED");
+  }
+
+  @Test
+  void negativeByteArrayLengthIsRejected() throws IOException {
+    byte[] payload = payload(output -> output.writeInt(-1));
+    EmbeddedChannel receiver = newChannel();
+
+    assertThatThrownBy(() -> receiver.writeInbound(
+            Unpooled.wrappedBuffer(encodeFrame(FrameType.CHALLENGE, payload))))
+        .isInstanceOf(CorruptedFrameException.class)
+        .hasMessageContaining("out of range");
+  }
+}
