@@ -191,6 +191,7 @@ public final class CopyDriver {
         if (chunk.indexInFile() == 0 && !chunk.wholeFile()) {
           URI target = staging.multipartFile(chunk.fileIndex());
           try {
+            destination.mkdirs(new Path(target).getParent());
             uploads.put(chunk.fileIndex(),
                 uploader().startUpload(new Path(target)).get().toByteArray());
           } catch (IOException e) {

@@ -19,7 +19,12 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * &lt;ancestor&gt;/.relaycp-staging-&lt;transfer id&gt;/
  *     f&lt;file&gt;.&lt;send&gt;     a file sent as one chunk; each send gets its own name
- *     p&lt;file&gt;           a file of several chunks, completed from a multipart upload
+ *     p&lt;file&gt;/data      a file of several chunks, completed from a multipart upload
+ *     p&lt;file&gt;data_multipart_*   that upload's parts until it completes
+ *
+ * The upload's parts sit beside its target (Hadoop's FileSystemMultipartUploader names the
+ * collector after the target's parent and name), which is why the target is one level down:
+ * so the parts stay inside the staging directory and go with it.
  * </pre>
  */
 final class StagingArea {
@@ -61,7 +66,7 @@ final class StagingArea {
   }
 
   URI multipartFile(int fileIndex) {
-    return new Path(root, "p" + fileIndex).toUri();
+    return new Path(new Path(root, "p" + fileIndex), "data").toUri();
   }
 
   URI emptyFile(int fileIndex) {

@@ -8,6 +8,10 @@ import dev.relaycp.bench.EmbeddedClusters;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.provision.LocalRelayProcesses;
+import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.RelayServer;
+import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -123,6 +127,96 @@ class CopyDriverTest {
     assertThat(report.files()).isEqualTo(1);
     assertThat(read(destination, new Path("/single/multi-block.bin")))
         .isEqualTo(read(source, new Path("/data", DemoDataset.MULTI_BLOCK)));
+  }
+
+  @Test
+  void corruptedFrameIsDetectedAndTheChunkResent() throws IOException {
+    RelayServer writer = relays.servers.get(1);
+    long corruptBefore = writer.counters().corruptFrames();
+    try (CorruptingProxy proxy = new CorruptingProxy(writer.localAddress().getPort(), 200_000)) {
+      Route damaged = new Route(0, relays.routes.get(0).reader(),
+          RelayAddress.of("127.0.0.1", proxy.port()));
+      CopyReport report = new CopyDriver(opener).copy(
+          CopySettings.of(clusters.sourceUri("/data/big"), clusters.destinationUri("/corrupt"),
+              false),
+          List.of(damaged), relays.secret, TransferProgress.Listener.NONE);
+
+      assertThat(report.allVerified()).isTrue();
+      assertThat(report.chunksResent()).isGreaterThanOrEqualTo(1);
+      assertThat(writer.counters().corruptFrames()).isGreaterThan(corruptBefore);
+      assertThat(read(destination, new Path("/corrupt/multi-block.bin")))
+          .isEqualTo(read(source, new Path("/data", DemoDataset.MULTI_BLOCK)));
+    }
+  }
+
+  @Test
+  void wrongSecretIsRefusedAndNothingIsWritten() throws IOException {
+    RelayServer reader = relays.servers.get(0);
+    long rejectedBefore = reader.counters().connectionsRejected();
+
+    assertThatThrownBy(() -> new CopyDriver(opener).copy(
+            CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/refused"), false),
+            relays.routes.subList(0, 1), TransferSecret.generate(), TransferProgress.Listener.NONE))
+        .isInstanceOf(RelayCpException.class)
+        .satisfies(e -> assertThat(((RelayCpException) e).code())
+            .isEqualTo(ErrorCode.NO_ROUTES_LEFT));
+    assertThat(reader.counters().connectionsRejected()).isGreaterThan(rejectedBefore);
+    assertThat(destination.exists(new Path("/refused"))).isFalse();
+    assertNoStaging();
+  }
+
+  @Test
+  void unauthenticatedRequestIsClosedWithoutReachingAFileSystem() throws Exception {
+    RelayServer reader = relays.servers.get(0);
+    long rejectedBefore = reader.counters().connectionsRejected();
+    long readBefore = reader.counters().chunksRead();
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1",
+        reader.localAddress().getPort())) {
+      socket.setSoTimeout(15_000);
+      // A SEND_CHUNK-typed frame without the handshake's proof first.
+      byte[] junk = new byte[64];
+      java.nio.ByteBuffer frame = java.nio.ByteBuffer.allocate(4 + 1 + junk.length + 4);
+      frame.putInt(1 + junk.length + 4).put((byte) 10).put(junk).putInt(0);
+      socket.getOutputStream().write(frame.array());
+      InputStream in = socket.getInputStream();
+      while (in.read() >= 0) {
+        // Drain the challenge until the relay closes the connection.
+      }
+    }
+    assertThat(reader.counters().connectionsRejected()).isGreaterThan(rejectedBefore);
+    assertThat(reader.counters().chunksRead()).isEqualTo(readBefore);
+  }
+
+  @Test
+  void relayKilledMidCopyLeavesACompleteVerifiedCopy() throws Exception {
+    java.nio.file.Path secretFile = java.nio.file.Files.createTempFile("secret", "");
+    TransferSecret secret = TransferSecret.generate();
+    secret.writeTo(secretFile);
+    // Each relay sends at most 1 MB/s, so the copy lasts long enough to lose a relay in it.
+    try (LocalRelayProcesses local = LocalRelayProcesses.start(2, secretFile,
+        java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000"), List.of())) {
+      java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+      TransferProgress.Listener killer = progress -> {
+        if (progress.chunksDone() >= 2 && killed.compareAndSet(false, true)) {
+          local.processes().get(1).destroyForcibly();
+        }
+      };
+      CopyReport report = new CopyDriver(opener).copy(
+          CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/survived"), false),
+          local.routes(), secret, killer);
+
+      assertThat(killed).isTrue();
+      assertThat(report.routesDropped()).isEqualTo(1);
+      assertThat(report.allVerified()).isTrue();
+      for (String file : files) {
+        assertThat(read(destination, new Path("/survived", file))).as(file)
+            .isEqualTo(read(source, new Path("/data", file)));
+      }
+      assertNoStaging();
+    } finally {
+      java.nio.file.Files.deleteIfExists(secretFile);
+    }
   }
 
   static void assertNoStaging() throws IOException {
