@@ -8,6 +8,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws Exception {
+    Configuration.addDefaultResource("relaycp-site.xml");
     System.exit(ToolRunner.run(new Configuration(), new RelayCpTool(), args));
   }
 }
