@@ -1,0 +1,4 @@
+# shellcheck shell=bash
+hadoop_up() { :; }
+hadoop_down() { :; }
+hadoop_status() { :; }
