@@ -32,7 +32,15 @@ public class LabTool {
     conf.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
     switch (args[0]) {
       case "gen" -> System.exit(gen(conf, args));
-      case "verify" -> System.exit(verify(conf, args));
+      case "verify" -> {
+        try {
+          System.exit(verify(conf, args));
+        } catch (IOException e) {
+          System.out.println("{\"ok\":false,\"problems\":[\""
+              + String.valueOf(e).replace("\"", "'").replace("\n", " ") + "\"],\"problemCount\":1}");
+          System.exit(1);
+        }
+      }
       default -> throw new IllegalArgumentException("unknown command: " + args[0]);
     }
   }

@@ -61,7 +61,10 @@ datanodes() { local i; for ((i = 1; i <= LAB_DATANODES; i++)); do echo "$1-dn$i"
 # its own hostname, so Java's InetAddress.getLocalHost() answers the lab address.
 in_host() {
   local h=$1; shift
-  ip netns exec "$(ns_of "$h")" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$h" "$@"
+  # With LAB_PIDFILE set, the shell records its pid, which exec hands to the command
+  # (ip netns exec and unshare fork, so $! of the caller is not the daemon's pid).
+  ip netns exec "$(ns_of "$h")" unshare --uts sh -c \
+    'hostname "$0" && { [ -z "${LAB_PIDFILE:-}" ] || echo $$ > "$LAB_PIDFILE"; } && exec "$@"' "$h" "$@"
 }
 
 # Lab namespaces that exist now.

@@ -18,7 +18,7 @@ nn_uri() { echo "hdfs://$1-nn:$NN_PORT"; }
 build_lib() {
   local cpfile="$LAB_DIR/classpath.txt"
   log "resolving the project's class path (mvn -o dependency:build-classpath)"
-  (cd "$LAB_REPO" && mvn -o -q dependency:build-classpath -Dmdep.includeScope=runtime \
+  (cd "$LAB_REPO" && mvn -o -q -B dependency:build-classpath -Dmdep.includeScope=runtime \
       -Dmdep.outputFile="$cpfile") || die "mvn could not resolve the class path offline in $LAB_REPO"
   mkdir -p "$LAB_DIR/lib"
   tr ':' '\n' < "$cpfile" | grep -v -e '-tests\.jar$' -e 'hadoop-minicluster' | while read -r jar; do
@@ -82,6 +82,9 @@ write_conf() {
     prop yarn.application.classpath "$LAB_DIR/lib/*"
     prop yarn.nodemanager.env-whitelist "JAVA_HOME"
     prop yarn.log-aggregation-enable false
+    # Map-only jobs still ask every NodeManager for the shuffle service.
+    prop yarn.nodemanager.aux-services mapreduce_shuffle
+    prop yarn.nodemanager.aux-services.mapreduce_shuffle.class org.apache.hadoop.mapred.ShuffleHandler
     prop yarn.resourcemanager.scheduler.class org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler
   } | xml > "$conf/yarn-site.xml"
   {
@@ -126,8 +129,8 @@ host_java() {
 start_daemon() {
   local h=$1 name=$2 cls=$3
   mkdir -p "$LAB_DIR/pids"
-  host_java "$h" "$cls" > "$LAB_DIR/hosts/$h/logs/$name.log" 2>&1 &
-  echo $! > "$LAB_DIR/pids/$h.$name"
+  LAB_PIDFILE="$LAB_DIR/pids/$h.$name" host_java "$h" "$cls" > "$LAB_DIR/hosts/$h/logs/$name.log" 2>&1 &
+  local i; for i in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.$name" ]] && break; sleep 0.2; done
 }
 
 # Ask a lab host's web endpoint (from inside the lab, with Python).
@@ -159,6 +162,7 @@ wait_for() {
     local f
     for f in "$LAB_DIR"/pids/*; do
       local b=${f##*/}
+      [[ -s $f ]] || continue
       kill -0 "$(cat "$f")" 2>/dev/null || die "$b exited; see $LAB_DIR/hosts/${b%%.*}/logs/${b#*.}.log"
     done
     ((t >= limit)) && die "$what: $got after ${limit}s (want $want); see $LAB_DIR/hosts/*/logs"

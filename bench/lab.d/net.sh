@@ -94,7 +94,14 @@ net_up() {
 
 # Remove a spawned host (namespace, its veth goes with it, hosts file dir).
 net_del_host() {
-  local ns; ns=$(ns_of "$1")
+  local ns pids; ns=$(ns_of "$1")
+  # Deleting a namespace does not end its processes: stop them first.
+  pids=$(ip netns pids "$ns" 2>/dev/null || true)
+  if [[ -n $pids ]]; then
+    kill $pids 2>/dev/null || true; sleep 2
+    pids=$(ip netns pids "$ns" 2>/dev/null || true)
+    [[ -z $pids ]] || kill -9 $pids 2>/dev/null || true
+  fi
   ip netns del "$ns" 2>/dev/null || true
   rm -rf "/etc/netns/$ns"
 }
