@@ -154,6 +154,7 @@ start_relay() {
     HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
     "$RELAYCP_BIN" relay --port "$RELAY_PORT" --secret-file "$LAB_DIR/secret" \
     > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
+  local i; for i in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.relay" ]] && break; sleep 0.2; done
 }
 
 # A spawned relay host: after the boot delay, a new namespace is made and shaped
@@ -168,19 +169,17 @@ spawn_relay_host() {
 }
 
 remove_spawned() {
-  local f h
-  for f in "$LAB_DIR"/pids/*-sp*.relay; do
-    [[ -e $f ]] || continue
-    kill "$(cat "$f")" 2>/dev/null || true
-    h=$(basename "$f" .relay)
-    sleep 1; kill -9 "$(cat "$f")" 2>/dev/null || true
-    rm -f "$f"
-    net_del_host "$h"
+  local ns h
+  for ns in $(lab_namespaces | grep -E -- '-sp[0-9]+$'); do
+    h=${ns#"$LAB_PREFIX"}
+    net_del_host "$h"   # stops every process in it first
+    rm -f "$LAB_DIR/pids/$h.relay"
   done
 }
 
 run_relaycp() {
-  local ds=$1 k=$2 runs=$3 rj="$runs/$ds-relaycp-k$k.json"
+  local ds=$1 k=$2 runs=$3
+  local rj="$runs/$ds-relaycp-k$k.json"
   if [[ ! -x $RELAYCP_BIN ]]; then
     log "relaycp $ds k=$k: skipped, $RELAYCP_BIN does not exist yet (awaiting the copy command)"
     python3 -c 'import json,sys; json.dump({"tool":"relaycp","dataset":sys.argv[1],"k":int(sys.argv[2]),"status":"not run: awaiting the relaycp copy command ("+sys.argv[3]+" missing)"}, open(sys.argv[4],"w"))' \
@@ -237,13 +236,14 @@ cleanup_snapshot() {
 }
 
 lab_run() {
-  local quick=0 datasets="" ks="" keep=0 out=""
+  local quick=0 datasets="" ks="" keep=0 down=0 out=""
   while (($#)); do
     case $1 in
       --quick) quick=1 ;;
       --datasets) datasets=$2; shift ;;
       --k) ks=$2; shift ;;
       --keep) keep=1 ;;
+      --down) down=1 ;;
       --out) out=$2; shift ;;
       *) die "unknown run option '$1'" ;;
     esac
@@ -259,7 +259,7 @@ lab_run() {
     "$LAB_REPO/bench/lab" up 2>&1 | grep -v 'quantum' >&2 || die "bench/lab up failed"
     started=1
   fi
-  local t_start; t_start=$(date +%s)
+  local t_start load_start; t_start=$(date +%s); load_start=$(cut -d' ' -f1-3 /proc/loadavg)
   log "probing the caps"
   probe_caps "$out" | tee "$out/probe.txt"
   local ds k
@@ -274,12 +274,14 @@ json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_si
            "slots_per_node": $LAB_SLOTS_PER_NODE, "replication": $LAB_REPLICATION,
            "block_size": $LAB_BLOCK_SIZE, "boot_delay_s": $LAB_BOOT_DELAY,
            "quick": bool($quick), "datasets": "$datasets", "k": "$ks",
-           "cores": $(nproc), "run_seconds": $(date +%s) - $t_start},
+           "cores": $(nproc), "run_seconds": $(date +%s) - $t_start,
+           "loadavg_at_start": "$load_start", "loadavg_at_end": "$(cut -d' ' -f1-3 /proc/loadavg)",
+           "relaycp_bin": "$RELAYCP_BIN"},
           open(sys.argv[1] + "/lab.json", "w"), indent=2)
 PY
   log "writing the report"
   python3 "$LAB_HOME/report.py" "$out" || log "report failed (results are in $out/runs)"
-  if ((started && !keep)); then
+  if (((started && !keep) || down)); then
     cleanup_snapshot "before bench/lab down" > "$out/cleanup.txt"
     "$LAB_REPO/bench/lab" down 2>&1 | tail -1 >&2
     cleanup_snapshot "after bench/lab down" >> "$out/cleanup.txt"
