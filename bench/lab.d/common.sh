@@ -4,6 +4,7 @@
 LAB_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LAB_REPO=$(cd "$LAB_HOME/../.." && pwd)
 # shellcheck source=lab.conf
+LAB_DATANODES_GIVEN=${LAB_DATANODES:+yes}
 if [[ -n "${LAB_CONF:-}" ]]; then source "$LAB_CONF"; fi
 source "$LAB_HOME/lab.conf"
 

@@ -77,8 +77,8 @@ def analyse(run, lab, csv_path):
                 out["fraction_of_limit"] = round(out["steady_mb_per_s"] / limit, 3)
     cpu = out.get("cpu_busy_pct") or 0
     frac = out.get("fraction_of_limit") or 0
-    if cpu >= 90 and frac < 0.85:
-        out["bound"] = "CPU-bound (machine CPU >= 90% while below 85% of the network limit)"
+    if cpu >= 85 and frac < 0.85:
+        out["bound"] = "CPU-bound: machine CPU >= 85% busy (all work on the machine) while below 85% of the network limit"
     elif frac >= 0.85:
         out["bound"] = "network-bound"
     else:
@@ -104,7 +104,22 @@ def main(folder):
         run = json.load(open(path))
         runs.append(analyse(run, lab, path[:-5] + ".csv"))
     series = {f'{r["dataset"]}-{r["tool"]}-k{r["k"]}': r.pop("_series", None) for r in runs}
+    checks = []
+    for p in probe:
+        ratio = p["mbit_per_s"] / p["cap_mbit"]
+        if "cross-site" in p["kind"]:
+            checks.append((f"cap {p['kind']} {p['from']}->{p['to']}: {p['mbit_per_s']} Mbit/s within 10% of v_e",
+                           0.9 <= ratio <= 1.1))
+        else:
+            checks.append((f"cap in-site {p['from']}->{p['to']}: {p['mbit_per_s']} Mbit/s at least 80% of v_i",
+                           0.8 <= ratio <= 1.1))
+    for r in runs:
+        if "status" in r:
+            continue
+        ok = r.get("exit_code") == 0 and (r.get("verify") or {}).get("ok") is True
+        checks.append((f"{r['dataset']} {r['tool']} k={r['k']}: exit 0 and verified", ok))
     results = {"lab": lab, "probe": probe, "runs": runs,
+               "checks": [{"check": c, "passed": ok} for c, ok in checks],
                "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
     json.dump(results, open(os.path.join(folder, "results.json"), "w"), indent=2)
 
@@ -134,6 +149,7 @@ def main(folder):
             fmt(r.get("prediction_error_pct")), fmt(r.get("cpu_busy_pct")),
             ("yes" if v.get("ok") else f"NO ({v.get('problemCount', '?')} problems)") + f", {v.get('files', '?')} files",
             r.get("bound", "–")]) + " |")
+    md += ["", "## Checks", ""] + [f"- {'PASS' if ok else 'FAIL'} {c}" for c, ok in checks]
     md += ["", "Predicted seconds come from the planner once it has landed; until then the column is empty.",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "
            "`timeline-<dataset>.png` (MB/s crossing the WAN, sampled at the router every 0.25 s)"
@@ -195,7 +211,12 @@ def main(folder):
         fig.savefig(os.path.join(folder, "predicted_vs_measured.png"), dpi=110)
         plt.close(fig)
     print(open(os.path.join(folder, "results.md")).read())
+    for c, ok in checks:
+        print(("PASS " if ok else "FAIL ") + c)
+    failed = sum(1 for _, ok in checks if not ok)
+    print(f"lab: {len(checks) - failed} passed, {failed} failed")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    sys.exit(main(sys.argv[1]))

@@ -225,12 +225,12 @@ PY
 cleanup_snapshot() {
   {
     echo "# $(date -u +%FT%TZ) $1"
-    echo "\$ ip netns list"; ip netns list
-    echo "\$ ip -br link   (machine namespace)"; ip -br link
-    echo "\$ ls /etc/netns"; ls /etc/netns 2>&1
-    echo "\$ ls $LAB_DIR"; ls "$LAB_DIR" 2>&1
-    echo "\$ ps -eo pid,rss,args | grep -E 'relaycp-lab|rcl-|iperf3' (lab processes)"
-    ps -eo pid,rss,args | grep -E 'relaycp-lab|rcl-|iperf3' | grep -v -e grep -e cleanup_snapshot | cut -c1-200
+    echo "\$ ip netns list"; ip netns list || true
+    echo "\$ ip -br link   (machine namespace)"; ip -br link || true
+    echo "\$ ls /etc/netns"; ls /etc/netns 2>&1 || true
+    echo "\$ ls $LAB_DIR"; ls "$LAB_DIR" 2>&1 || true
+    echo "\$ ps -eo pid,rss,args | grep -E 'relaycp-lab|rcl-|iperf3' (lab processes; none when empty)"
+    ps -eo pid,rss,args | grep -E 'relaycp-lab|rcl-|iperf3' | grep -v -e grep -e cleanup_snapshot | cut -c1-160 || true
     echo
   }
 }
@@ -249,14 +249,17 @@ lab_run() {
     esac
     shift
   done
-  if ((quick)); then datasets=${datasets:-Q}; ks=${ks:-0,1}; LAB_PROBE_SECONDS=${LAB_PROBE_SECONDS:-4}
+  if ((quick)); then
+    datasets=${datasets:-Q}; ks=${ks:-0,1}; LAB_PROBE_SECONDS=${LAB_PROBE_SECONDS:-4}
+    # The smoke set: one datanode per site unless told otherwise (or a lab is up).
+    if [[ -z $LAB_DATANODES_GIVEN && -z $(lab_namespaces) ]]; then export LAB_DATANODES=1; fi
   else datasets=${datasets:-L,S,M}; ks=${ks:-0,2,4,6}; fi
   out=${out:-$LAB_REPO/bench/results/lab-$(date -u +%Y-%m-%d-%H%M)}
   mkdir -p "$out/runs"
   out=$(cd "$out" && pwd)
   local started=0
   if [[ -z $(lab_namespaces) ]]; then
-    "$LAB_REPO/bench/lab" up 2>&1 | grep -v 'quantum' >&2 || die "bench/lab up failed"
+    "$LAB_REPO/bench/lab" up >&2 || die "bench/lab up failed"
     started=1
   fi
   local t_start load_start; t_start=$(date +%s); load_start=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -280,11 +283,14 @@ json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_si
           open(sys.argv[1] + "/lab.json", "w"), indent=2)
 PY
   log "writing the report"
-  python3 "$LAB_HOME/report.py" "$out" || log "report failed (results are in $out/runs)"
+  local rc=0
+  python3 "$LAB_HOME/report.py" "$out" | tee "$out/report.log" || rc=$?
+  ((rc == 0)) || log "some checks failed, or the report could not be written (see $out/report.log)"
   if (((started && !keep) || down)); then
     cleanup_snapshot "before bench/lab down" > "$out/cleanup.txt"
     "$LAB_REPO/bench/lab" down 2>&1 | tail -1 >&2
     cleanup_snapshot "after bench/lab down" >> "$out/cleanup.txt"
   fi
   log "results in $out"
+  return $rc
 }
