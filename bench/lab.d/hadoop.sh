@@ -17,9 +17,11 @@ nn_uri() { echo "hdfs://$1-nn:$NN_PORT"; }
 # JVM, YARN container included, can use the short class path "$LAB_DIR/lib/*".
 build_lib() {
   local cpfile="$LAB_DIR/classpath.txt"
-  log "resolving the project's class path (mvn -o dependency:build-classpath)"
-  (cd "$LAB_REPO" && mvn -o -q -B dependency:build-classpath -Dmdep.includeScope=runtime \
-      -Dmdep.outputFile="$cpfile") || die "mvn could not resolve the class path offline in $LAB_REPO"
+  log "resolving the project's class path (mvn dependency:build-classpath, offline first)"
+  local mvn_cp=(mvn -q -B -Dstyle.color=never dependency:build-classpath -Dmdep.includeScope=runtime
+                -Dmdep.outputFile="$cpfile")
+  (cd "$LAB_REPO" && { "${mvn_cp[@]}" -o || "${mvn_cp[@]}"; } > "$LAB_DIR/mvn.log" 2>&1) \
+    || die "mvn could not resolve the project's class path in $LAB_REPO; see $LAB_DIR/mvn.log"
   mkdir -p "$LAB_DIR/lib"
   tr ':' '\n' < "$cpfile" | grep -v -e '-tests\.jar$' -e 'hadoop-minicluster' | while read -r jar; do
     ln -sf "$jar" "$LAB_DIR/lib/$(basename "$jar")"

@@ -9,7 +9,12 @@ RELAYCP_BIN=${RELAYCP_BIN:-$LAB_REPO/bin/relaycp}
 # fan-in (two senders of the other site to one host) that tests the receive cap.
 probe_caps() {
   local out=${1:-}
-  command -v iperf3 >/dev/null || { log "installing iperf3"; apt-get install -y -qq iperf3 >/dev/null; }
+  if ! command -v iperf3 >/dev/null; then
+    log "installing iperf3 (apt)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 >/dev/null 2>&1 \
+      || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 >/dev/null; } \
+      || die "iperf3 is missing and apt-get could not install it"
+  fi
   local secs=${LAB_PROBE_SECONDS:-10}
   local pairs="src-dn1:dst-dn1 dst-dn1:src-dn1 src-dn1:src-client dst-nn:dst-dn1"
   local p a b res
@@ -141,6 +146,12 @@ run_distcp() {
 relays_started=0
 start_existing_relays() {
   ((relays_started)) && return 0
+  # bin/relaycp runs the project's jar: build it once if it is not there.
+  if [[ $RELAYCP_BIN == "$LAB_REPO/bin/relaycp" ]] && ! ls "$LAB_REPO"/target/relaycp-*.jar >/dev/null 2>&1; then
+    log "building relaycp (mvn -o -DskipTests package)"
+    (cd "$LAB_REPO" && mvn -o -q -B -Dstyle.color=never -DskipTests package > "$LAB_DIR/mvn-package.log" 2>&1) \
+      || die "mvn package failed; see $LAB_DIR/mvn-package.log"
+  fi
   head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$LAB_DIR/secret"; chmod 600 "$LAB_DIR/secret"
   local h
   for h in $(datanodes src) $(datanodes dst); do start_relay "$h"; done
