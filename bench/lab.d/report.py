@@ -172,6 +172,10 @@ def main(folder):
         for r in runs:
             if r["dataset"] == ds and r["tool"] == "distcp" and r.get("wall_seconds"):
                 ax.axhline(r["wall_seconds"], color="C3", label=f"DistCp (-m {lab['datanodes_per_site'] * lab['slots_per_node']})")
+        ks = [int(k) for k in str(lab.get("k", "0")).split(",") if k.strip().isdigit()]
+        if ks:
+            ax.set_xticks(ks)
+            ax.set_xlim(min(ks) - 0.5, max(ks) + 0.5)
         ax.set_title(f"dataset {ds}")
         ax.set_xlabel("spawned relay pairs k")
         ax.set_ylabel("seconds")
