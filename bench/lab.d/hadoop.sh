@@ -120,6 +120,8 @@ L4J
 host_java() {
   local h=$1; shift
   local d="$LAB_DIR/hosts/$h"
+  # JOPTS and JVM_OPENS are lists of flags: split on purpose.
+  # shellcheck disable=SC2086
   in_host "$h" env JAVA_HOME="$JAVA_HOME" HADOOP_CONF_DIR="$d/conf" \
     "$JAVA_HOME/bin/java" ${JOPTS:-"-Xmx$LAB_DAEMON_HEAP"} -XX:+UseSerialGC $JVM_OPENS \
     -Dhadoop.log.dir="$d/logs" -Dlog4j.configuration="file:$d/conf/log4j.properties" \
@@ -132,7 +134,7 @@ start_daemon() {
   local h=$1 name=$2 cls=$3
   mkdir -p "$LAB_DIR/pids"
   LAB_PIDFILE="$LAB_DIR/pids/$h.$name" host_java "$h" "$cls" > "$LAB_DIR/hosts/$h/logs/$name.log" 2>&1 &
-  local i; for i in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.$name" ]] && break; sleep 0.2; done
+  for _ in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.$name" ]] && break; sleep 0.2; done
 }
 
 # Ask a lab host's web endpoint (from inside the lab, with Python).

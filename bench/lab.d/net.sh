@@ -98,8 +98,10 @@ net_del_host() {
   # Deleting a namespace does not end its processes: stop them first.
   pids=$(ip netns pids "$ns" 2>/dev/null || true)
   if [[ -n $pids ]]; then
+    # shellcheck disable=SC2086  # one pid per word
     kill $pids 2>/dev/null || true; sleep 2
     pids=$(ip netns pids "$ns" 2>/dev/null || true)
+    # shellcheck disable=SC2086
     [[ -z $pids ]] || kill -9 $pids 2>/dev/null || true
   fi
   ip netns del "$ns" 2>/dev/null || true

@@ -130,6 +130,7 @@ run_distcp() {
   local rj="$runs/$ds-distcp.json"
   fs_rm "$(nn_uri dst)/distcp/$ds"
   log "DistCp $ds: -m $slots, maps on the $LAB_DATANODES source NodeManagers"
+  # shellcheck disable=SC2034  # read by host_java
   local JOPTS=-Xmx256m
   measure "$rj" distcp "$ds" 0 "$LAB_DATANODES" "$LAB_DATANODES" \
     host_java src-client org.apache.hadoop.tools.DistCp -Ddfs.checksum.combine.mode=COMPOSITE_CRC -m "$slots" \
@@ -165,7 +166,7 @@ start_relay() {
     HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
     "$RELAYCP_BIN" relay --port "$RELAY_PORT" --secret-file "$LAB_DIR/secret" \
     > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
-  local i; for i in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.relay" ]] && break; sleep 0.2; done
+  for _ in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.relay" ]] && break; sleep 0.2; done
 }
 
 # A spawned relay host: after the boot delay, a new namespace is made and shaped
