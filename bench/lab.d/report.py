@@ -1,0 +1,226 @@
+"""Turns one lab run folder (bench/results/lab-<date>/) into results.json, results.md
+and PNG charts. Input: lab.json, probe.json, runs/<dataset>-<tool>[-k<k>].json with
+the sampler's .csv beside each. Installs matplotlib with pip when it is missing.
+
+MB is 10^6 bytes throughout. "steady" is the rate over the middle 80% of the bytes:
+the times when the bytes that crossed the router from src to dst reached 10% and 90%
+of their total, and 80% of the payload over that span."""
+import csv
+import glob
+import json
+import os
+import subprocess
+import sys
+
+
+def load_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "matplotlib"], check=True)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def timeline(csv_path):
+    rows = []
+    with open(csv_path) as f:
+        for r in csv.DictReader(f):
+            rows.append({k: float(v) for k, v in r.items()})
+    return rows
+
+
+def analyse(run, lab, csv_path):
+    bytes_ = (run.get("verify") or {}).get("bytes")
+    wall = run.get("wall_seconds")
+    out = dict(run)
+    limit = min(run.get("senders", 0), run.get("receivers", 0)) * lab["v_e_mbit"] / 8.0
+    out["physical_limit_mb_per_s"] = round(limit, 3)
+    if not os.path.exists(csv_path) or not wall:
+        return out
+    rows = timeline(csv_path)
+    if len(rows) < 3:
+        return out
+    base = rows[0]
+    wan = rows[-1]["src_to_dst"] - base["src_to_dst"]
+    out["wan_bytes_src_to_dst"] = int(wan)
+    busy = rows[-1]["cpu_busy"] - base["cpu_busy"]
+    total = rows[-1]["cpu_total"] - base["cpu_total"]
+    out["cpu_busy_pct"] = round(100.0 * busy / total, 1) if total else None
+    # Per-second series for the charts: MB/s crossing the WAN.
+    series = []
+    for a, b in zip(rows, rows[1:]):
+        dt = b["t"] - a["t"]
+        if dt > 0:
+            series.append((round(b["t"] - base["t"], 2), round((b["src_to_dst"] - a["src_to_dst"]) / dt / 1e6, 3)))
+    out["_series"] = series
+    if bytes_ and wan > 0:
+        out["bytes"] = bytes_
+        out["mb_per_s"] = round(bytes_ / 1e6 / wall, 3)
+
+        def when(frac):
+            goal = base["src_to_dst"] + frac * wan
+            for a, b in zip(rows, rows[1:]):
+                if b["src_to_dst"] >= goal:
+                    span = b["src_to_dst"] - a["src_to_dst"]
+                    x = (goal - a["src_to_dst"]) / span if span else 0
+                    return a["t"] + x * (b["t"] - a["t"])
+            return rows[-1]["t"]
+
+        t10, t90 = when(0.1), when(0.9)
+        if t90 > t10:
+            out["steady_mb_per_s"] = round(0.8 * bytes_ / 1e6 / (t90 - t10), 3)
+            out["steady_window_s"] = [round(t10 - base["t"], 2), round(t90 - base["t"], 2)]
+            if limit:
+                out["fraction_of_limit"] = round(out["steady_mb_per_s"] / limit, 3)
+    cpu = out.get("cpu_busy_pct") or 0
+    frac = out.get("fraction_of_limit") or 0
+    if cpu >= 85 and frac < 0.85:
+        out["bound"] = "CPU-bound: machine CPU >= 85% busy (all work on the machine) while below 85% of the network limit"
+    elif frac >= 0.85:
+        out["bound"] = "network-bound"
+    else:
+        out["bound"] = "neither cap nor CPU saturated (overheads)"
+    if out.get("predicted_seconds"):
+        out["prediction_error_pct"] = round(100.0 * (out["predicted_seconds"] - wall) / wall, 1)
+    return out
+
+
+def fmt(v, nd=1):
+    if v is None:
+        return "–"
+    if isinstance(v, float):
+        return f"{v:.{nd}f}"
+    return str(v)
+
+
+def main(folder):
+    lab = json.load(open(os.path.join(folder, "lab.json")))
+    probe = json.load(open(os.path.join(folder, "probe.json"))) if os.path.exists(os.path.join(folder, "probe.json")) else []
+    runs = []
+    for path in sorted(glob.glob(os.path.join(folder, "runs", "*.json"))):
+        run = json.load(open(path))
+        runs.append(analyse(run, lab, path[:-5] + ".csv"))
+    series = {f'{r["dataset"]}-{r["tool"]}-k{r["k"]}': r.pop("_series", None) for r in runs}
+    checks = []
+    for p in probe:
+        ratio = p["mbit_per_s"] / p["cap_mbit"]
+        if "cross-site" in p["kind"]:
+            checks.append((f"cap {p['kind']} {p['from']}->{p['to']}: {p['mbit_per_s']} Mbit/s within 10% of v_e",
+                           0.9 <= ratio <= 1.1))
+        else:
+            checks.append((f"cap in-site {p['from']}->{p['to']}: {p['mbit_per_s']} Mbit/s at least 80% of v_i",
+                           0.8 <= ratio <= 1.1))
+    for r in runs:
+        if "status" in r:
+            continue
+        ok = r.get("exit_code") == 0 and (r.get("verify") or {}).get("ok") is True
+        checks.append((f"{r['dataset']} {r['tool']} k={r['k']}: exit 0 and verified", ok))
+    results = {"lab": lab, "probe": probe, "runs": runs,
+               "checks": [{"check": c, "passed": ok} for c, ok in checks],
+               "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
+    json.dump(results, open(os.path.join(folder, "results.json"), "w"), indent=2)
+
+    md = [f"# WAN lab results ({os.path.basename(folder)})", "",
+          f"v_i = {lab['v_i_mbit']} Mbit/s, v_e = {lab['v_e_mbit']} Mbit/s per host; "
+          f"{lab['datanodes_per_site']} datanodes per site; {lab['slots_per_node']} map slots per NodeManager; "
+          f"replication {lab['replication']}; boot delay {lab['boot_delay_s']} s; {lab['cores']} cores. "
+          "MB = 10^6 bytes. The physical limit is the least of the summed v_e of the sending and "
+          "receiving hosts, on the wire (TCP/IP headers take about 5% of it, so ~95% is the payload ceiling).",
+          "", "## Caps (iperf3)", "", "| kind | from | to | Mbit/s | cap | % of cap |", "|---|---|---|---|---|---|"]
+    for p in probe:
+        md.append(f"| {p['kind']} | {p['from']} | {p['to']} | {p['mbit_per_s']} | {p['cap_mbit']} | "
+                  f"{100 * p['mbit_per_s'] / p['cap_mbit']:.1f} |")
+    md += ["", "## Copies", "",
+           "| dataset | tool | k | seconds | MB/s | steady MB/s | limit MB/s | fraction of limit | "
+           "predicted s | error % | CPU % | verified | bound |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in runs:
+        if "status" in r:
+            md.append(f"| {r['dataset']} | {r['tool']} | {r['k']} | {r['status']} |||||||||")
+            continue
+        v = r.get("verify") or {}
+        md.append("| " + " | ".join([
+            r["dataset"], r["tool"], str(r["k"]), fmt(r.get("wall_seconds")), fmt(r.get("mb_per_s"), 2),
+            fmt(r.get("steady_mb_per_s"), 2), fmt(r.get("physical_limit_mb_per_s"), 2),
+            fmt(r.get("fraction_of_limit"), 2), fmt(r.get("predicted_seconds")),
+            fmt(r.get("prediction_error_pct")), fmt(r.get("cpu_busy_pct")),
+            ("yes" if v.get("ok") else f"NO ({v.get('problemCount', '?')} problems)") + f", {v.get('files', '?')} files",
+            r.get("bound", "–")]) + " |")
+    md += ["", "## Checks", ""] + [f"- {'PASS' if ok else 'FAIL'} {c}" for c, ok in checks]
+    md += ["", "Predicted seconds come from the planner once it has landed; until then the column is empty.",
+           "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "
+           "`timeline-<dataset>.png` (MB/s crossing the WAN, sampled at the router every 0.25 s)"
+           + (", `predicted_vs_measured.png`" if any(r.get("predicted_seconds") for r in runs) else "") + ".", ""]
+    open(os.path.join(folder, "results.md"), "w").write("\n".join(md))
+
+    plt = load_matplotlib()
+    datasets = sorted({r["dataset"] for r in runs})
+    fig, axes = plt.subplots(1, max(1, len(datasets)), figsize=(5 * max(1, len(datasets)), 4), squeeze=False)
+    for ax, ds in zip(axes[0], datasets):
+        rc = sorted([r for r in runs if r["dataset"] == ds and r["tool"] == "relaycp" and r.get("wall_seconds")],
+                    key=lambda r: r["k"])
+        if rc:
+            ax.plot([r["k"] for r in rc], [r["wall_seconds"] for r in rc], "o-", label="relaycp")
+            pr = [r for r in rc if r.get("predicted_seconds")]
+            if pr:
+                ax.plot([r["k"] for r in pr], [r["predicted_seconds"] for r in pr], "x--", label="relaycp predicted")
+        else:
+            ax.text(0.5, 0.5, "relaycp: not run yet", ha="center", transform=ax.transAxes)
+        for r in runs:
+            if r["dataset"] == ds and r["tool"] == "distcp" and r.get("wall_seconds"):
+                ax.axhline(r["wall_seconds"], color="C3", label=f"DistCp (-m {lab['datanodes_per_site'] * lab['slots_per_node']})")
+        ks = [int(k) for k in str(lab.get("k", "0")).split(",") if k.strip().isdigit()]
+        if ks:
+            ax.set_xticks(ks)
+            ax.set_xlim(min(ks) - 0.5, max(ks) + 0.5)
+        ax.set_title(f"dataset {ds}")
+        ax.set_xlabel("spawned relay pairs k")
+        ax.set_ylabel("seconds")
+        ax.set_ylim(bottom=0)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, "time_vs_k.png"), dpi=110)
+    plt.close(fig)
+
+    for ds in datasets:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for key, s in series.items():
+            if key.startswith(ds + "-") and s:
+                ax.plot([p[0] for p in s], [p[1] for p in s], label=key[len(ds) + 1:], lw=1)
+        lim = [r for r in runs if r["dataset"] == ds and r["tool"] == "distcp"]
+        if lim:
+            ax.axhline(lim[0]["physical_limit_mb_per_s"], ls=":", color="k", label="DistCp physical limit")
+        ax.set_title(f"dataset {ds}: bytes crossing the WAN (src -> dst)")
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("MB/s")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(folder, f"timeline-{ds}.png"), dpi=110)
+        plt.close(fig)
+
+    pr = [r for r in runs if r.get("predicted_seconds") and r.get("wall_seconds")]
+    if pr:
+        fig, ax = plt.subplots(figsize=(5, 5))
+        for tool, m in (("distcp", "s"), ("relaycp", "o")):
+            sel = [r for r in pr if r["tool"] == tool]
+            ax.scatter([r["wall_seconds"] for r in sel], [r["predicted_seconds"] for r in sel], marker=m, label=tool)
+        top = max(max(r["wall_seconds"], r["predicted_seconds"]) for r in pr) * 1.1
+        ax.plot([0, top], [0, top], "k:")
+        ax.set_xlabel("measured seconds")
+        ax.set_ylabel("predicted seconds")
+        ax.legend()
+        fig.savefig(os.path.join(folder, "predicted_vs_measured.png"), dpi=110)
+        plt.close(fig)
+    print(open(os.path.join(folder, "results.md")).read())
+    for c, ok in checks:
+        print(("PASS " if ok else "FAIL ") + c)
+    failed = sum(1 for _, ok in checks if not ok)
+    print(f"lab: {len(checks) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

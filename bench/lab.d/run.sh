@@ -1,0 +1,308 @@
+# The lab's measurements: cap probe, datasets, DistCp and relaycp runs, report.
+# shellcheck shell=bash
+
+RELAY_PORT=7070
+RELAYCP_BIN=${RELAYCP_BIN:-$LAB_REPO/bin/relaycp}
+
+# ---------------------------------------------------------------- probe
+# iperf3 between lab hosts: cross-site both ways, in-site on each site, and a
+# fan-in (two senders of the other site to one host) that tests the receive cap.
+probe_caps() {
+  local out=${1:-}
+  if ! command -v iperf3 >/dev/null; then
+    log "installing iperf3 (apt)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 >/dev/null 2>&1 \
+      || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 >/dev/null; } \
+      || die "iperf3 is missing and apt-get could not install it"
+  fi
+  local secs=${LAB_PROBE_SECONDS:-10}
+  local pairs="src-dn1:dst-dn1 dst-dn1:src-dn1 src-dn1:src-client dst-nn:dst-dn1"
+  local p a b res
+  [[ -n $out ]] && mkdir -p "$out"
+  local json="[" first=1
+  for p in $pairs; do
+    a=${p%%:*}; b=${p##*:}
+    ip netns exec "$(ns_of "$b")" iperf3 -s -1 -B "$(host_ip "$b")" -p 5201 >/dev/null 2>&1 &
+    local spid=$!
+    sleep 0.5
+    local cmdline="ip netns exec $(ns_of "$a") iperf3 -c $(host_ip "$b") -p 5201 -t $secs -O 2 -J"
+    res=$($cmdline) || { kill "$spid" 2>/dev/null; die "iperf3 $a -> $b failed"; }
+    wait "$spid" 2>/dev/null || true
+    local mbit kind cap
+    mbit=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["end"]["sum_received"]["bits_per_second"]/1e6,2))' <<<"$res")
+    if [[ $(site_of "$a") == $(site_of "$b") ]]; then kind=in-site; cap=$LAB_VI_MBIT; else kind=cross-site; cap=$LAB_VE_MBIT; fi
+    printf '%-11s %-8s -> %-8s %8s Mbit/s (cap %s, %s%%)\n' "$kind" "$a" "$b" "$mbit" "$cap" \
+      "$(python3 -c "print(round(100*$mbit/$cap,1))")"
+    [[ $first == 1 ]] || json+=","
+    first=0
+    json+="{\"kind\":\"$kind\",\"from\":\"$a\",\"to\":\"$b\",\"mbit_per_s\":$mbit,\"cap_mbit\":$cap,\"seconds\":$secs,\"command\":\"$cmdline\"}"
+    [[ -n $out ]] && echo "$res" > "$out/iperf3-$a-$b.json"
+  done
+  # Fan-in: two hosts of the other site send to one host at once; the receiving
+  # side's bridge-port class must hold their sum to v_e.
+  local r=src-client s1=dst-nn s2=dst-dn1 total
+  ip netns exec "$(ns_of "$r")" iperf3 -s -1 -B "$(host_ip "$r")" -p 5202 >/dev/null 2>&1 &
+  ip netns exec "$(ns_of "$r")" iperf3 -s -1 -B "$(host_ip "$r")" -p 5203 >/dev/null 2>&1 &
+  sleep 0.5
+  ip netns exec "$(ns_of "$s1")" iperf3 -c "$(host_ip "$r")" -p 5202 -t "$secs" -O 2 -J > "$LAB_DIR/fanin1.json" &
+  ip netns exec "$(ns_of "$s2")" iperf3 -c "$(host_ip "$r")" -p 5203 -t "$secs" -O 2 -J > "$LAB_DIR/fanin2.json"
+  wait
+  total=$(python3 -c 'import json,sys; print(round(sum(json.load(open(f))["end"]["sum_received"]["bits_per_second"] for f in sys.argv[1:])/1e6,2))' "$LAB_DIR/fanin1.json" "$LAB_DIR/fanin2.json")
+  printf '%-11s %-8s -> %-8s %8s Mbit/s (cap %s, %s%%)\n' fan-in "$s1+$s2" "$r" "$total" "$LAB_VE_MBIT" \
+    "$(python3 -c "print(round(100*$total/$LAB_VE_MBIT,1))")"
+  json+=",{\"kind\":\"fan-in cross-site\",\"from\":\"$s1+$s2\",\"to\":\"$r\",\"mbit_per_s\":$total,\"cap_mbit\":$LAB_VE_MBIT,\"seconds\":$secs,\"command\":\"two concurrent iperf3 -c $(host_ip "$r") -t $secs -O 2, from $s1 and from $s2\"}"
+  json+="]"
+  [[ -n $out ]] && echo "$json" | python3 -m json.tool > "$out/probe.json"
+  return 0
+}
+
+# ---------------------------------------------------------------- datasets
+# name -> "subdir:files:bytes ..." ("." is the dataset's root).
+MiB=1048576
+dataset_parts() {
+  case $1 in
+    L) echo ".:8:$((256 * MiB))" ;;
+    S) echo ".:5000:$((64 * 1024))" ;;
+    M) echo "big:4:$((256 * MiB)) small:3000:$((64 * 1024))" ;;
+    Q) echo ".:4:$((16 * MiB))" ;;   # the quick set: 64 MiB
+    *) die "unknown dataset '$1' (L, S, M or Q)" ;;
+  esac
+}
+
+# Write a dataset into the source cluster once, from every source datanode host at
+# once (each writes its shard, so blocks start on the node that wrote them).
+gen_dataset() {
+  local ds=$1 part sub files size i n=$LAB_DATANODES
+  [[ -e "$LAB_DIR/gen.$ds" ]] && return 0
+  log "generating dataset $ds on the source cluster"
+  for part in $(dataset_parts "$ds"); do
+    IFS=: read -r sub files size <<<"$part"
+    local threads=2; ((size < MiB)) && threads=8
+    for ((i = 1; i <= n; i++)); do
+      JOPTS=-Xmx256m host_java "src-dn$i" LabTool gen "$(nn_uri src)/lab/$ds/$sub" "$files" "$size" $((i - 1)) "$n" "$threads" \
+        >> "$LAB_DIR/gen.log" 2>&1 &
+    done
+    wait || die "generating $ds failed; see $LAB_DIR/gen.log"
+  done
+  touch "$LAB_DIR/gen.$ds"
+}
+
+# ---------------------------------------------------------------- measuring
+# Run one copy with the router's byte counters and the machine's CPU sampled.
+# Args: out-json tool dataset k senders receivers command...
+measure() {
+  local rj=$1 tool=$2 ds=$3 k=$4 senders=$5 receivers=$6; shift 6
+  local base=${rj%.json}
+  ip netns exec "$ROUTER" python3 "$LAB_HOME/sample.py" "$base.csv" 0.25 &
+  local spid=$! rc=0
+  sleep 0.5
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" > "$base.out" 2> "$base.err" || rc=$?
+  t1=$(date +%s.%N)
+  sleep 0.5
+  kill "$spid"; wait "$spid" 2>/dev/null || true
+  python3 - "$rj" "$tool" "$ds" "$k" "$rc" "$t0" "$t1" "$senders" "$receivers" "$*" <<'PY'
+import json, sys
+rj, tool, ds, k, rc, t0, t1, snd, rcv, cmd = sys.argv[1:]
+json.dump({"tool": tool, "dataset": ds, "k": int(k), "exit_code": int(rc),
+           "wall_seconds": round(float(t1) - float(t0), 3), "senders": int(snd),
+           "receivers": int(rcv), "command": cmd}, open(rj, "w"))
+PY
+  return $rc
+}
+
+fs_rm() { JOPTS=-Xmx192m host_java src-client org.apache.hadoop.fs.FsShell -rm -r -f -skipTrash "$@" >/dev/null 2>&1 || true; }
+
+verify_into() {
+  local rj=$1 src=$2 dst=$3 v
+  v=$(JOPTS=-Xmx256m host_java src-client LabTool verify "$src" "$dst" 8 2>> "$LAB_DIR/verify.log") || true
+  [[ -n $v ]] || v='{"ok":false,"problems":["verifier failed; see verify.log"]}'
+  python3 - "$rj" "$v" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); r["verify"] = json.loads(sys.argv[2]); json.dump(r, open(sys.argv[1], "w"))
+PY
+  python3 -c 'import json,sys; sys.exit(0 if json.loads(sys.argv[1])["ok"] else 1)' "$v"
+}
+
+run_distcp() {
+  local ds=$1 runs=$2 slots=$((LAB_DATANODES * LAB_SLOTS_PER_NODE))
+  local rj="$runs/$ds-distcp.json"
+  fs_rm "$(nn_uri dst)/distcp/$ds"
+  log "DistCp $ds: -m $slots, maps on the $LAB_DATANODES source NodeManagers"
+  # shellcheck disable=SC2034  # read by host_java
+  local JOPTS=-Xmx256m
+  measure "$rj" distcp "$ds" 0 "$LAB_DATANODES" "$LAB_DATANODES" \
+    host_java src-client org.apache.hadoop.tools.DistCp -Ddfs.checksum.combine.mode=COMPOSITE_CRC -m "$slots" \
+      "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp/$ds" \
+    || log "DistCp $ds exited non-zero; see $runs/$ds-distcp.err"
+  verify_into "$rj" "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp/$ds" && log "DistCp $ds verified" \
+    || log "DistCp $ds: verification FAILED"
+}
+
+# ---------------------------------------------------------------- relaycp
+# The relaycp side runs against the CLI the copy tool provides:
+#   relaycp relay --port N --secret-file F
+#   relaycp copy SRC DST --relays h:p,... --dst-relays h:p,... --secret-file F --json
+relays_started=0
+start_existing_relays() {
+  ((relays_started)) && return 0
+  # bin/relaycp runs the project's jar: build it once if it is not there.
+  if [[ $RELAYCP_BIN == "$LAB_REPO/bin/relaycp" ]] && ! ls "$LAB_REPO"/target/relaycp-*.jar >/dev/null 2>&1; then
+    log "building relaycp (mvn -o -DskipTests package)"
+    (cd "$LAB_REPO" && mvn -o -q -B -Dstyle.color=never -DskipTests package > "$LAB_DIR/mvn-package.log" 2>&1) \
+      || die "mvn package failed; see $LAB_DIR/mvn-package.log"
+  fi
+  head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$LAB_DIR/secret"; chmod 600 "$LAB_DIR/secret"
+  local h
+  for h in $(datanodes src) $(datanodes dst); do start_relay "$h"; done
+  relays_started=1
+}
+start_relay() {
+  local h=$1
+  mkdir -p "$LAB_DIR/hosts/$h/logs" "$LAB_DIR/pids"
+  [[ -d "$LAB_DIR/hosts/$h/conf" ]] || write_conf "$h"
+  LAB_PIDFILE="$LAB_DIR/pids/$h.relay" in_host "$h" env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="-Xmx384m" \
+    HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
+    "$RELAYCP_BIN" relay --port "$RELAY_PORT" --secret-file "$LAB_DIR/secret" \
+    > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
+  for _ in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.relay" ]] && break; sleep 0.2; done
+}
+
+# A spawned relay host: after the boot delay, a new namespace is made and shaped
+# like any other host, and a relay starts in it. Args: host [delay]
+spawn_relay_host() {
+  local h=${1:?usage: bench/lab spawn src-spN|dst-spN [delay]} delay=${2:-$LAB_BOOT_DELAY}
+  [[ $h =~ ^(src|dst)-sp[0-9]+$ ]] || die "spawned hosts are named src-spN or dst-spN"
+  sleep "$delay"
+  net_add_host "$h"
+  start_relay "$h"
+  log "spawned $h ($(host_ip "$h")) after ${delay}s"
+}
+
+remove_spawned() {
+  local ns h
+  for ns in $(lab_namespaces | grep -E -- '-sp[0-9]+$'); do
+    h=${ns#"$LAB_PREFIX"}
+    net_del_host "$h"   # stops every process in it first
+    rm -f "$LAB_DIR/pids/$h.relay"
+  done
+}
+
+run_relaycp() {
+  local ds=$1 k=$2 runs=$3
+  local rj="$runs/$ds-relaycp-k$k.json"
+  if [[ ! -x $RELAYCP_BIN ]]; then
+    log "relaycp $ds k=$k: skipped, $RELAYCP_BIN does not exist yet (awaiting the copy command)"
+    python3 -c 'import json,sys; json.dump({"tool":"relaycp","dataset":sys.argv[1],"k":int(sys.argv[2]),"status":"not run: awaiting the relaycp copy command ("+sys.argv[3]+" missing)"}, open(sys.argv[4],"w"))' \
+      "$ds" "$k" "$RELAYCP_BIN" "$rj"
+    return 0
+  fi
+  start_existing_relays
+  local i srcs="" dsts="" h
+  for h in $(datanodes src); do srcs+="${srcs:+,}$h:$RELAY_PORT"; done
+  for h in $(datanodes dst); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
+  for ((i = 1; i <= k; i++)); do srcs+=",src-sp$i:$RELAY_PORT"; dsts+=",dst-sp$i:$RELAY_PORT"; done
+  fs_rm "$(nn_uri dst)/relaycp/$ds"
+  # Spawned hosts come up after the boot delay, counted from the copy's start.
+  local spawners=()
+  for ((i = 1; i <= k; i++)); do
+    spawn_relay_host "src-sp$i" & spawners+=($!)
+    spawn_relay_host "dst-sp$i" & spawners+=($!)
+  done
+  log "relaycp $ds k=$k: relays $srcs -> $dsts"
+  measure "$rj" relaycp "$ds" "$k" "$((LAB_DATANODES + k))" "$((LAB_DATANODES + k))" \
+    in_host src-client env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="-Xmx512m" HADOOP_CONF_DIR="$LAB_DIR/hosts/src-client/conf" \
+      "$RELAYCP_BIN" copy "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/relaycp/$ds" \
+      --relays "$srcs" --dst-relays "$dsts" --secret-file "$LAB_DIR/secret" --json \
+    || log "relaycp $ds k=$k exited non-zero; see $runs/$ds-relaycp-k$k.err"
+  for i in "${spawners[@]}"; do wait "$i" 2>/dev/null || true; done
+  remove_spawned
+  # Keep relaycp's own JSON summary (the last line of its output that parses).
+  python3 - "$rj" "${rj%.json}.out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for line in reversed(open(sys.argv[2]).read().splitlines()):
+    try:
+        r["relaycp_summary"] = json.loads(line); break
+    except ValueError:
+        pass
+json.dump(r, open(sys.argv[1], "w"))
+PY
+  verify_into "$rj" "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/relaycp/$ds" && log "relaycp $ds k=$k verified" \
+    || log "relaycp $ds k=$k: verification FAILED"
+}
+
+# ---------------------------------------------------------------- run
+cleanup_snapshot() {
+  {
+    echo "# $(date -u +%FT%TZ) $1"
+    echo "\$ ip netns list"; ip netns list || true
+    echo "\$ ip -br link   (machine namespace)"; ip -br link || true
+    echo "\$ ls /etc/netns"; ls /etc/netns 2>&1 || true
+    echo "\$ ls $LAB_DIR"; ls "$LAB_DIR" 2>&1 || true
+    echo "\$ ps -eo pid,rss,args | grep -E 'relaycp-lab|rcl-|iperf3' (lab processes; none when empty)"
+    ps -eo pid,rss,args | grep -E 'relaycp-lab|rcl-|iperf3' | grep -v -e grep -e cleanup_snapshot | cut -c1-160 || true
+    echo
+  }
+}
+
+lab_run() {
+  local quick=0 datasets="" ks="" keep=0 down=0 out=""
+  while (($#)); do
+    case $1 in
+      --quick) quick=1 ;;
+      --datasets) datasets=$2; shift ;;
+      --k) ks=$2; shift ;;
+      --keep) keep=1 ;;
+      --down) down=1 ;;
+      --out) out=$2; shift ;;
+      *) die "unknown run option '$1'" ;;
+    esac
+    shift
+  done
+  if ((quick)); then
+    datasets=${datasets:-Q}; ks=${ks:-0,1}; LAB_PROBE_SECONDS=${LAB_PROBE_SECONDS:-4}
+    # The smoke set: one datanode per site unless told otherwise (or a lab is up).
+    if [[ -z $LAB_DATANODES_GIVEN && -z $(lab_namespaces) ]]; then export LAB_DATANODES=1; fi
+  else datasets=${datasets:-L,S,M}; ks=${ks:-0,2,4,6}; fi
+  out=${out:-$LAB_REPO/bench/results/lab-$(date -u +%Y-%m-%d-%H%M)}
+  mkdir -p "$out/runs"
+  out=$(cd "$out" && pwd)
+  local started=0
+  if [[ -z $(lab_namespaces) ]]; then
+    "$LAB_REPO/bench/lab" up >&2 || die "bench/lab up failed"
+    started=1
+  fi
+  local t_start load_start; t_start=$(date +%s); load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+  log "probing the caps"
+  probe_caps "$out" | tee "$out/probe.txt"
+  local ds k
+  for ds in ${datasets//,/ }; do
+    gen_dataset "$ds"
+    run_distcp "$ds" "$out/runs"
+    for k in ${ks//,/ }; do run_relaycp "$ds" "$k" "$out/runs"; done
+  done
+  python3 - "$out" <<PY
+import json, sys
+json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_site": $LAB_DATANODES,
+           "slots_per_node": $LAB_SLOTS_PER_NODE, "replication": $LAB_REPLICATION,
+           "block_size": $LAB_BLOCK_SIZE, "boot_delay_s": $LAB_BOOT_DELAY,
+           "quick": bool($quick), "datasets": "$datasets", "k": "$ks",
+           "cores": $(nproc), "run_seconds": $(date +%s) - $t_start,
+           "loadavg_at_start": "$load_start", "loadavg_at_end": "$(cut -d' ' -f1-3 /proc/loadavg)",
+           "relaycp_bin": "$RELAYCP_BIN"},
+          open(sys.argv[1] + "/lab.json", "w"), indent=2)
+PY
+  log "writing the report"
+  local rc=0
+  python3 "$LAB_HOME/report.py" "$out" | tee "$out/report.log" || rc=$?
+  ((rc == 0)) || log "some checks failed, or the report could not be written (see $out/report.log)"
+  if (((started && !keep) || down)); then
+    cleanup_snapshot "before bench/lab down" > "$out/cleanup.txt"
+    "$LAB_REPO/bench/lab" down 2>&1 | tail -1 >&2
+    cleanup_snapshot "after bench/lab down" >> "$out/cleanup.txt"
+  fi
+  log "results in $out"
+  return $rc
+}

@@ -1,0 +1,44 @@
+"""Samples, until SIGTERM, the bytes the lab's router forwards between the sites and
+the machine's CPU use. Runs inside the router namespace, where /proc/net/dev shows
+the router's own legs: r-dst transmits what crossed from src to dst, r-src the reverse.
+Writes CSV: t, bytes src->dst, bytes dst->src, cpu busy jiffies, cpu total jiffies."""
+import signal
+import sys
+import time
+
+out, interval = sys.argv[1], float(sys.argv[2]) if len(sys.argv) > 2 else 0.25
+running = True
+
+
+def stop(*_):
+    global running
+    running = False
+
+
+signal.signal(signal.SIGTERM, stop)
+signal.signal(signal.SIGINT, stop)
+
+
+def tx(iface_lines, name):
+    for line in iface_lines:
+        if line.strip().startswith(name + ":"):
+            return int(line.split(":", 1)[1].split()[8])
+    return 0
+
+
+def cpu():
+    f = open("/proc/stat").readline().split()[1:]
+    v = [int(x) for x in f]
+    idle = v[3] + v[4]
+    return sum(v) - idle, sum(v)
+
+
+with open(out, "w") as o:
+    o.write("t,src_to_dst,dst_to_src,cpu_busy,cpu_total\n")
+    t0 = time.monotonic()
+    while running:
+        lines = open("/proc/net/dev").readlines()
+        b, t = cpu()
+        o.write(f"{time.monotonic() - t0:.3f},{tx(lines, 'r-dst')},{tx(lines, 'r-src')},{b},{t}\n")
+        o.flush()
+        time.sleep(interval)
