@@ -47,6 +47,7 @@ public final class CopyCommand implements Callable<Integer> {
   static final String CHUNKS_IN_FLIGHT = "relaycp.copy.chunks-in-flight-per-route";
   static final String MAX_SENDS = "relaycp.copy.max-sends-per-chunk";
   static final String VERIFICATION_THREADS = "relaycp.copy.verification-threads";
+  static final String RELAY_WAIT_SECONDS = "relaycp.copy.relay-wait-seconds";
 
   @ParentCommand RelayCpCommand parent;
   @Spec CommandSpec spec;
@@ -135,7 +136,8 @@ public final class CopyCommand implements Callable<Integer> {
           configuration.getInt(BLOCKS_PER_CHUNK, 1),
           configuration.getInt(CHUNKS_IN_FLIGHT, 8),
           configuration.getInt(MAX_SENDS, 8),
-          configuration.getInt(VERIFICATION_THREADS, 8));
+          configuration.getInt(VERIFICATION_THREADS, 8),
+          configuration.getLong(RELAY_WAIT_SECONDS, 120));
     } catch (IllegalArgumentException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "bad copy setting: " + e.getMessage() + "; fix it in relaycp-site.xml or -D");

@@ -48,6 +48,7 @@ import org.slf4j.LoggerFactory;
 final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessage> {
   private static final Logger LOG = LoggerFactory.getLogger(ReaderSessionHandler.class);
   private static final long CONNECT_TIMEOUT_SECONDS = 30;
+  private static final long WRITER_WAIT_SECONDS = 5;
 
   private final RelayConnector connector;
   private final HadoopRangeReader reader;
@@ -194,21 +195,38 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       allLinks.remove(link);
     }
     WriterLink fresh = new WriterLink(address);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WRITER_WAIT_SECONDS);
+    while (fresh.connection == null) {
+      try {
+        fresh.connection = connector.connect(address, fresh)
+            .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        RelayCpException failure = e.getCause() instanceof RelayCpException relay
+            ? relay
+            : RelayConnection.unreachable(address, e.getCause());
+        // A writer started together with this reader may still be starting: give it a moment.
+        if (failure.code() != ErrorCode.RELAY_UNREACHABLE || System.nanoTime() > deadline) {
+          throw failure;
+        }
+        pause();
+      } catch (TimeoutException e) {
+        throw RelayConnection.unreachable(address, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping");
+      }
+    }
+    allLinks.add(fresh);
+    return fresh;
+  }
+
+  private static void pause() {
     try {
-      fresh.connection = connector.connect(address, fresh)
-          .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RelayCpException relay
-          ? relay
-          : RelayConnection.unreachable(address, e.getCause());
-    } catch (TimeoutException e) {
-      throw RelayConnection.unreachable(address, e);
+      Thread.sleep(500);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping");
     }
-    allLinks.add(fresh);
-    return fresh;
   }
 
   /** A stream is done sending on {@code link}; answers still due on it arrive in order. */

@@ -90,7 +90,7 @@ public final class CopyDriver {
       List<Future<?>> workers = new ArrayList<>();
       for (Route route : routes) {
         workers.add(pool.submit(new RouteWorker(route, connector, run.queue, run,
-            settings.chunksInFlightPerRoute())));
+            settings.chunksInFlightPerRoute(), settings.relayWaitSeconds())));
       }
       while (!run.queue.awaitCompletion(500, TimeUnit.MILLISECONDS)) {
         run.report("copying");

@@ -15,6 +15,8 @@ import java.net.URI;
  *     each wait a round trip
  * @param maxSendsPerChunk how many times one chunk may be sent before the copy fails
  * @param verificationThreads parallel checksum comparisons
+ * @param relayWaitSeconds how long a route keeps trying a reader relay that does not answer
+ *     yet (a spawned relay still booting) before the route is dropped
  */
 public record CopySettings(
     URI source,
@@ -23,7 +25,8 @@ public record CopySettings(
     int blocksPerChunk,
     int chunksInFlightPerRoute,
     int maxSendsPerChunk,
-    int verificationThreads) {
+    int verificationThreads,
+    long relayWaitSeconds) {
 
   /** Part numbers leave room for this many sends of each chunk. */
   public static final int SEND_LIMIT = 16;
@@ -42,6 +45,10 @@ public record CopySettings(
       throw new IllegalArgumentException(
           "maxSendsPerChunk must be 1.." + SEND_LIMIT + ", got " + maxSendsPerChunk);
     }
+    if (relayWaitSeconds < 0) {
+      throw new IllegalArgumentException(
+          "relayWaitSeconds must not be negative, got " + relayWaitSeconds);
+    }
     if (verificationThreads < 1) {
       throw new IllegalArgumentException(
           "verificationThreads must be 1 or more, got " + verificationThreads);
@@ -49,6 +56,6 @@ public record CopySettings(
   }
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {
-    return new CopySettings(source, destination, overwrite, 1, 8, 8, 8);
+    return new CopySettings(source, destination, overwrite, 1, 8, 8, 8, 120);
   }
 }

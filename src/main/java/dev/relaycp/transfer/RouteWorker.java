@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 final class RouteWorker implements Runnable, RelayConnection.Listener {
   private static final Logger LOG = LoggerFactory.getLogger(RouteWorker.class);
   private static final long CONNECT_TIMEOUT_SECONDS = 30;
+  private static final long RETRY_MILLIS = 1_000;
 
   /** What the worker needs from the driver. Called on the worker's and the event loop's threads. */
   interface Driver {
@@ -48,31 +49,28 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
   private final Driver driver;
   private final Semaphore window;
   private final int windowSize;
+  private final long connectTimeoutSeconds;
   private final Map<Long, Chunk> inFlight = new HashMap<>();
   private RelayConnection connection;
   private boolean dropped;
 
   RouteWorker(Route route, RelayConnector connector, ChunkQueue queue, Driver driver,
-      int windowSize) {
+      int windowSize, long connectTimeoutSeconds) {
     this.route = requireNonNull(route, "route is null");
     this.connector = requireNonNull(connector, "connector is null");
     this.queue = requireNonNull(queue, "queue is null");
     this.driver = requireNonNull(driver, "driver is null");
     this.windowSize = windowSize;
+    this.connectTimeoutSeconds = connectTimeoutSeconds;
     this.window = new Semaphore(windowSize);
   }
 
   @Override
   public void run() {
     try {
-      connection = connector.connect(route.reader(), this)
-          .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      drop(e.getCause().getMessage());
-      return;
-    } catch (TimeoutException e) {
-      drop("no answer from reader relay " + route.reader() + " in "
-          + CONNECT_TIMEOUT_SECONDS + " s");
+      connection = connectWithin(connectTimeoutSeconds);
+    } catch (RelayCpException e) {
+      drop(e.getMessage());
       return;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -108,6 +106,34 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
     } finally {
       retire();
       connection.close();
+    }
+  }
+
+  /**
+   * Connects to the reader relay, trying again while nothing listens yet: a spawned relay is
+   * named before its machine has booted. A relay that answers but refuses the secret is not
+   * tried again.
+   */
+  private RelayConnection connectWithin(long seconds) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (true) {
+      try {
+        return connector.connect(route.reader(), this)
+            .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        RelayCpException failure = e.getCause() instanceof RelayCpException relay
+            ? relay
+            : new RelayCpException(ErrorCode.RELAY_UNREACHABLE, String.valueOf(e.getCause()));
+        if (failure.code() != ErrorCode.RELAY_UNREACHABLE || System.nanoTime() > deadline) {
+          throw failure;
+        }
+      } catch (TimeoutException e) {
+        if (System.nanoTime() > deadline) {
+          throw new RelayCpException(ErrorCode.RELAY_UNREACHABLE, "no answer from reader relay "
+              + route.reader() + " in " + seconds + " s");
+        }
+      }
+      Thread.sleep(RETRY_MILLIS);
     }
   }
 
