@@ -25,12 +25,9 @@ import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessage> {
   private static final Logger LOG = LoggerFactory.getLogger(ReaderSessionHandler.class);
-  private static final long CONNECT_TIMEOUT_SECONDS = 30;
   private static final long WRITER_WAIT_SECONDS = 5;
 
   private final RelayConnector connector;
@@ -195,38 +191,15 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       allLinks.remove(link);
     }
     WriterLink fresh = new WriterLink(address);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WRITER_WAIT_SECONDS);
-    while (fresh.connection == null) {
-      try {
-        fresh.connection = connector.connect(address, fresh)
-            .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        RelayCpException failure = e.getCause() instanceof RelayCpException relay
-            ? relay
-            : RelayConnection.unreachable(address, e.getCause());
-        // A writer started together with this reader may still be starting: give it a moment.
-        if (failure.code() != ErrorCode.RELAY_UNREACHABLE || System.nanoTime() > deadline) {
-          throw failure;
-        }
-        pause();
-      } catch (TimeoutException e) {
-        throw RelayConnection.unreachable(address, e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping");
-      }
-    }
-    allLinks.add(fresh);
-    return fresh;
-  }
-
-  private static void pause() {
     try {
-      Thread.sleep(500);
+      // A writer started together with this reader may still be starting: give it a moment.
+      fresh.connection = connector.connectWaiting(address, fresh, WRITER_WAIT_SECONDS, 500);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping");
     }
+    allLinks.add(fresh);
+    return fresh;
   }
 
   /** A stream is done sending on {@code link}; answers still due on it arrive in order. */

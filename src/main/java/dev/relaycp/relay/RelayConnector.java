@@ -14,13 +14,19 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.traffic.ChannelTrafficShapingHandler;
+import dev.relaycp.error.ErrorCode;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Opens authenticated connections to relays on a given event loop group. */
 public final class RelayConnector {
   /** Channels stop taking writes past this many queued bytes, and resume below the low mark. */
   static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(512 * 1024, 2 << 20);
   private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+  /** How long one attempt may take to connect and finish the handshake. */
+  private static final long HANDSHAKE_TIMEOUT_SECONDS = 30;
 
   private final EventLoopGroup group;
   private final TransferSecret secret;
@@ -44,6 +50,36 @@ public final class RelayConnector {
   public static RelayConnector limited(
       EventLoopGroup group, TransferSecret secret, long bytesPerSecond) {
     return new RelayConnector(group, secret, bytesPerSecond);
+  }
+
+  /**
+   * Connects and authenticates from a thread that may block, trying again every {@code
+   * retryMillis} while nothing listens at {@code address} (a relay still starting) until
+   * {@code waitSeconds} have passed. A relay that answers but refuses the proof is not tried
+   * again.
+   *
+   * @throws RelayCpException RELAY_UNREACHABLE or RELAY_AUTHENTICATION_FAILED
+   */
+  public RelayConnection connectWaiting(RelayAddress address, RelayConnection.Listener listener,
+      long waitSeconds, long retryMillis) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSeconds);
+    while (true) {
+      try {
+        return connect(address, listener).get(HANDSHAKE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        RelayCpException failure = e.getCause() instanceof RelayCpException relay
+            ? relay
+            : RelayConnection.unreachable(address, e.getCause());
+        if (failure.code() != ErrorCode.RELAY_UNREACHABLE || System.nanoTime() > deadline) {
+          throw failure;
+        }
+      } catch (TimeoutException e) {
+        if (System.nanoTime() > deadline) {
+          throw RelayConnection.unreachable(address, e);
+        }
+      }
+      Thread.sleep(retryMillis);
+    }
   }
 
   /**

@@ -14,10 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +26,6 @@ import org.slf4j.LoggerFactory;
  */
 final class RouteWorker implements Runnable, RelayConnection.Listener {
   private static final Logger LOG = LoggerFactory.getLogger(RouteWorker.class);
-  private static final long CONNECT_TIMEOUT_SECONDS = 30;
   private static final long RETRY_MILLIS = 1_000;
 
   /** What the worker needs from the driver. Called on the worker's and the event loop's threads. */
@@ -68,7 +64,9 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
   @Override
   public void run() {
     try {
-      connection = connectWithin(connectTimeoutSeconds);
+      // A spawned relay is named before its machine has booted: keep trying until it listens.
+      connection = connector.connectWaiting(route.reader(), this, connectTimeoutSeconds,
+          RETRY_MILLIS);
     } catch (RelayCpException e) {
       drop(e.getMessage());
       return;
@@ -106,34 +104,6 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
     } finally {
       retire();
       connection.close();
-    }
-  }
-
-  /**
-   * Connects to the reader relay, trying again while nothing listens yet: a spawned relay is
-   * named before its machine has booted. A relay that answers but refuses the secret is not
-   * tried again.
-   */
-  private RelayConnection connectWithin(long seconds) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    while (true) {
-      try {
-        return connector.connect(route.reader(), this)
-            .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        RelayCpException failure = e.getCause() instanceof RelayCpException relay
-            ? relay
-            : new RelayCpException(ErrorCode.RELAY_UNREACHABLE, String.valueOf(e.getCause()));
-        if (failure.code() != ErrorCode.RELAY_UNREACHABLE || System.nanoTime() > deadline) {
-          throw failure;
-        }
-      } catch (TimeoutException e) {
-        if (System.nanoTime() > deadline) {
-          throw new RelayCpException(ErrorCode.RELAY_UNREACHABLE, "no answer from reader relay "
-              + route.reader() + " in " + seconds + " s");
-        }
-      }
-      Thread.sleep(RETRY_MILLIS);
     }
   }
 
