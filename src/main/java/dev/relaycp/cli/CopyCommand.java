@@ -45,6 +45,7 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class CopyCommand implements Callable<Integer> {
   static final String BLOCKS_PER_CHUNK = "relaycp.copy.blocks-per-chunk";
   static final String CHUNKS_IN_FLIGHT = "relaycp.copy.chunks-in-flight-per-route";
+  static final String BYTES_IN_FLIGHT = "relaycp.copy.bytes-in-flight-per-route";
   static final String MAX_SENDS = "relaycp.copy.max-sends-per-chunk";
   static final String VERIFICATION_THREADS = "relaycp.copy.verification-threads";
   static final String RELAY_WAIT_SECONDS = "relaycp.copy.relay-wait-seconds";
@@ -135,6 +136,8 @@ public final class CopyCommand implements Callable<Integer> {
       return new CopySettings(uri(source, "SRC"), uri(destination, "DST"), overwrite,
           configuration.getInt(BLOCKS_PER_CHUNK, 1),
           configuration.getInt(CHUNKS_IN_FLIGHT, 8),
+          configuration.getLongBytes(BYTES_IN_FLIGHT,
+              CopySettings.DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE),
           configuration.getInt(MAX_SENDS, 8),
           configuration.getInt(VERIFICATION_THREADS, 8),
           configuration.getLong(RELAY_WAIT_SECONDS, 120));

@@ -106,6 +106,16 @@ public final class ChunkQueue {
     }
   }
 
+  /** Chunks waiting to be taken (not those in flight). */
+  public int waiting() {
+    lock.lock();
+    try {
+      return waiting.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   public int unfinished() {
     lock.lock();
     try {

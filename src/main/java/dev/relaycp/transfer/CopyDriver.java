@@ -90,7 +90,8 @@ public final class CopyDriver {
       List<Future<?>> workers = new ArrayList<>();
       for (Route route : routes) {
         workers.add(pool.submit(new RouteWorker(route, connector, run.queue, run,
-            settings.chunksInFlightPerRoute(), settings.relayWaitSeconds())));
+            settings.chunksInFlightPerRoute(), settings.bytesInFlightPerRoute(), routes.size(),
+            settings.relayWaitSeconds())));
       }
       while (!run.queue.awaitCompletion(500, TimeUnit.MILLISECONDS)) {
         run.report("copying");

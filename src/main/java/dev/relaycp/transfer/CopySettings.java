@@ -13,6 +13,9 @@ import java.net.URI;
  * @param blocksPerChunk source blocks per chunk
  * @param chunksInFlightPerRoute orders a route may have outstanding, so small files do not
  *     each wait a round trip
+ * @param bytesInFlightPerRoute a route takes another chunk only while the chunks it holds
+ *     come to fewer bytes than this; it always may hold one, so with chunks of a whole large
+ *     block a route sends one at a time and late routes (spawned relays) still find work
  * @param maxSendsPerChunk how many times one chunk may be sent before the copy fails
  * @param verificationThreads parallel checksum comparisons
  * @param relayWaitSeconds how long a route keeps trying a reader relay that does not answer
@@ -24,6 +27,7 @@ public record CopySettings(
     boolean overwrite,
     int blocksPerChunk,
     int chunksInFlightPerRoute,
+    long bytesInFlightPerRoute,
     int maxSendsPerChunk,
     int verificationThreads,
     long relayWaitSeconds) {
@@ -41,6 +45,10 @@ public record CopySettings(
       throw new IllegalArgumentException(
           "chunksInFlightPerRoute must be 1 or more, got " + chunksInFlightPerRoute);
     }
+    if (bytesInFlightPerRoute < 1) {
+      throw new IllegalArgumentException(
+          "bytesInFlightPerRoute must be 1 or more, got " + bytesInFlightPerRoute);
+    }
     if (maxSendsPerChunk < 1 || maxSendsPerChunk > SEND_LIMIT) {
       throw new IllegalArgumentException(
           "maxSendsPerChunk must be 1.." + SEND_LIMIT + ", got " + maxSendsPerChunk);
@@ -55,7 +63,11 @@ public record CopySettings(
     }
   }
 
+  /** The default for {@link #bytesInFlightPerRoute}: 64 MiB. */
+  public static final long DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = 64L << 20;
+
   public static CopySettings of(URI source, URI destination, boolean overwrite) {
-    return new CopySettings(source, destination, overwrite, 1, 8, 8, 8, 120);
+    return new CopySettings(source, destination, overwrite, 1, 8,
+        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 8, 120);
   }
 }

@@ -14,14 +14,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives one route: takes chunks from the shared queue while it has fewer than its window in
- * flight, orders its reader relay to send each one to its writer relay, and reports what comes
- * back. When the route breaks (the reader's connection drops, or a relay on it is unreachable)
+ * Drives one route: takes chunks from the shared queue while it has room in its window,
+ * orders its reader relay to send each one to its writer relay, and reports what comes
+ * back.
+ *
+ * <p>The window: a route always may hold one chunk. It takes another only while it holds
+ * fewer than {@code windowChunks} chunks of fewer than {@code windowBytes} bytes in all, and
+ * while the queue has more chunks waiting than there are routes. So many small files stream
+ * back to back, a large block travels alone, and a route never hoards the last chunks that a
+ * route joining late (a spawned relay still booting) or finishing early could send. When the route breaks (the reader's connection drops, or a relay on it is unreachable)
  * the worker stops and hands its chunks in flight back, to be re-sent on the other routes.
  */
 final class RouteWorker implements Runnable, RelayConnection.Listener {
@@ -43,22 +48,29 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
   private final RelayConnector connector;
   private final ChunkQueue queue;
   private final Driver driver;
-  private final Semaphore window;
-  private final int windowSize;
+  private final int windowChunks;
+  private final long windowBytes;
+  private final int routeCount;
   private final long connectTimeoutSeconds;
   private final Map<Long, Chunk> inFlight = new HashMap<>();
+  private long bytesInFlight;
   private RelayConnection connection;
   private boolean dropped;
 
   RouteWorker(Route route, RelayConnector connector, ChunkQueue queue, Driver driver,
-      int windowSize, long connectTimeoutSeconds) {
+      int windowChunks, long windowBytes, int routeCount, long connectTimeoutSeconds) {
     this.route = requireNonNull(route, "route is null");
     this.connector = requireNonNull(connector, "connector is null");
     this.queue = requireNonNull(queue, "queue is null");
     this.driver = requireNonNull(driver, "driver is null");
-    this.windowSize = windowSize;
+    if (windowChunks < 1 || windowBytes < 1 || routeCount < 1) {
+      throw new IllegalArgumentException("window of " + windowChunks + " chunks, " + windowBytes
+          + " bytes over " + routeCount + " routes: each must be 1 or more");
+    }
+    this.windowChunks = windowChunks;
+    this.windowBytes = windowBytes;
+    this.routeCount = routeCount;
     this.connectTimeoutSeconds = connectTimeoutSeconds;
-    this.window = new Semaphore(windowSize);
   }
 
   @Override
@@ -75,27 +87,25 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
       return;
     }
     try {
-      while (true) {
-        window.acquire();
+      while (awaitRoom()) {
         Chunk chunk = queue.take();
         if (chunk == null) {
-          window.release();
           break;
         }
         ChunkOrder order;
         synchronized (this) {
           if (dropped) {
             queue.requeue(chunk);
-            window.release();
             break;
           }
           order = driver.order(chunk, route);
           inFlight.put((long) chunk.id(), chunk);
+          bytesInFlight += chunk.length();
         }
         connection.send(order);
       }
       // Everything taken is answered (or handed back) before the connection closes.
-      window.acquire(windowSize);
+      awaitAllAnswered();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       drop("the copy is stopping");
@@ -104,6 +114,26 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
     } finally {
       retire();
       connection.close();
+    }
+  }
+
+  /** Waits until the window has room for one more chunk; false once the route is dropped. */
+  private synchronized boolean awaitRoom() throws InterruptedException {
+    while (!dropped && !hasRoom()) {
+      wait();
+    }
+    return !dropped;
+  }
+
+  private boolean hasRoom() {
+    return inFlight.isEmpty()
+        || (inFlight.size() < windowChunks && bytesInFlight < windowBytes
+            && queue.waiting() > routeCount);
+  }
+
+  private synchronized void awaitAllAnswered() throws InterruptedException {
+    while (!dropped && !inFlight.isEmpty()) {
+      wait();
     }
   }
 
@@ -118,7 +148,6 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
       Chunk chunk = answered(done.chunkId());
       if (chunk != null) {
         driver.chunkDone(chunk, done);
-        window.release();
       }
     } else if (message instanceof ChunkFailed failed) {
       Chunk chunk = answered(failed.chunkId());
@@ -130,11 +159,11 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
         // The writer of this route is gone: the route is, too. The chunk goes back as it is.
         synchronized (this) {
           inFlight.put(failed.chunkId(), chunk);
+          bytesInFlight += chunk.length();
         }
         drop(failed.message());
       } else {
         driver.chunkFailed(chunk, failed.code(), failed.message());
-        window.release();
       }
     } else {
       LOG.warn("{}: reader relay sent unexpected {}", route, message);
@@ -147,8 +176,14 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
         + (cause == null ? "" : ": " + cause.getMessage()));
   }
 
+  /** Takes an answered chunk out of the window and wakes the worker; null if not held. */
   private synchronized Chunk answered(long chunkId) {
-    return inFlight.remove(chunkId);
+    Chunk chunk = inFlight.remove(chunkId);
+    if (chunk != null) {
+      bytesInFlight -= chunk.length();
+      notifyAll();
+    }
+    return chunk;
   }
 
   private void drop(String why) {
@@ -160,10 +195,11 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
       dropped = true;
       handedBack = new ArrayList<>(inFlight.values());
       inFlight.clear();
+      bytesInFlight = 0;
+      notifyAll();
     }
     LOG.warn("Dropping {}: {}", route, why);
     driver.routeDropped(route, why, handedBack);
-    window.release(windowSize + 1);
     if (connection != null) {
       connection.close();
     }

@@ -11,6 +11,7 @@ import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.provision.LocalRelayProcesses;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.RelayServer;
+import dev.relaycp.relay.RelaySettings;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
 import java.io.InputStream;
@@ -216,6 +217,69 @@ class CopyDriverTest {
       assertNoStaging();
     } finally {
       java.nio.file.Files.deleteIfExists(secretFile);
+    }
+  }
+
+  @Test
+  void aRouteWhoseRelaysStartLateStillFindsChunksToSend() throws Exception {
+    // Six chunks of one block each. The first route sends one chunk at a time, slowly; the
+    // second route's relays start a second and a half into the copy, as spawned VMs boot.
+    for (int file = 0; file < 2; file++) {
+      try (var out = source.createFile(new Path("/late/f" + file)).recursive()
+          .blockSize(BLOCK).build()) {
+        out.write(new byte[(int) (3 * BLOCK)]);
+      }
+    }
+    TransferSecret secret = relays.secret;
+    RelayServer slowReader = RelayServer.start(
+        RelaySettings.of("127.0.0.1", 0, secret, new Configuration())
+            .withBytesPerSecondLimit(200_000));
+    RelayServer slowWriter = RelayServer.start(
+        RelaySettings.of("127.0.0.1", 0, secret, new Configuration()));
+    int lateReaderPort = freePort();
+    int lateWriterPort = freePort();
+    List<RelayServer> late = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Thread booting = new Thread(() -> {
+      try {
+        Thread.sleep(1_500);
+        late.add(RelayServer.start(
+            RelaySettings.of("127.0.0.1", lateReaderPort, secret, new Configuration())));
+        late.add(RelayServer.start(
+            RelaySettings.of("127.0.0.1", lateWriterPort, secret, new Configuration())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    try {
+      booting.start();
+      List<Route> routes = List.of(
+          new Route(0, RelayFixture.address(slowReader), RelayFixture.address(slowWriter)),
+          new Route(1, RelayAddress.of("127.0.0.1", lateReaderPort),
+              RelayAddress.of("127.0.0.1", lateWriterPort)));
+      CopySettings settings = new CopySettings(clusters.sourceUri("/late"),
+          clusters.destinationUri("/late-copy"), false, 1, 8, BLOCK, 8, 8, 60);
+
+      CopyReport report = new CopyDriver(opener).copy(settings, routes, secret,
+          TransferProgress.Listener.NONE);
+
+      assertThat(report.allVerified()).isTrue();
+      assertThat(late).hasSize(2);
+      assertThat(late.get(0).counters().chunksRead())
+          .as("chunks sent by the route that joined late").isGreaterThan(0);
+      assertThat(slowReader.counters().chunksRead() + late.get(0).counters().chunksRead())
+          .isGreaterThanOrEqualTo(6);
+      assertNoStaging();
+    } finally {
+      booting.join();
+      slowReader.close();
+      slowWriter.close();
+      late.forEach(RelayServer::close);
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
     }
   }
 
