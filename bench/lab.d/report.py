@@ -32,12 +32,34 @@ def timeline(csv_path):
     return rows
 
 
-def analyse(run, lab, csv_path):
+def hosts_up(run, lab, side, t):
+    """Hosts of one side (src sends, dst receives) that exist at epoch time t: the datanodes,
+    and each spawned host once its boot delay has passed."""
+    up = lab["datanodes_per_site"]
+    for host, at in (run.get("spawned_up_at") or {}).items():
+        if host.startswith(side + "-") and at <= t:
+            up += 1
+    return up
+
+
+def limit_at(run, lab, t):
+    """The physical limit at time t, in MB/s of wire bytes: the least of the summed v_e of the
+    hosts that can send and of those that can receive at that moment."""
+    if "spawned_up_at" not in run:
+        return min(run.get("senders", 0), run.get("receivers", 0)) * lab["v_e_mbit"] / 8.0
+    return min(hosts_up(run, lab, "src", t), hosts_up(run, lab, "dst", t)) * lab["v_e_mbit"] / 8.0
+
+
+def analyse(run, lab, csv_path, predictions):
     bytes_ = (run.get("verify") or {}).get("bytes")
     wall = run.get("wall_seconds")
     out = dict(run)
     limit = min(run.get("senders", 0), run.get("receivers", 0)) * lab["v_e_mbit"] / 8.0
     out["physical_limit_mb_per_s"] = round(limit, 3)
+    predicted = predictions.get((run["dataset"], run["tool"], run["k"]))
+    if predicted:
+        out["predicted_seconds"] = predicted["seconds"]
+        out["prediction_command"] = predicted["command"]
     if not os.path.exists(csv_path) or not wall:
         return out
     rows = timeline(csv_path)
@@ -73,8 +95,17 @@ def analyse(run, lab, csv_path):
         if t90 > t10:
             out["steady_mb_per_s"] = round(0.8 * bytes_ / 1e6 / (t90 - t10), 3)
             out["steady_window_s"] = [round(t10 - base["t"], 2), round(t90 - base["t"], 2)]
+            # The limit over the window counts a spawned host from when it has booted: a VM
+            # that does not exist yet is not a host in use. Without spawned hosts it is the
+            # plain limit.
+            steps = 200
+            dt = (t90 - t10) / steps
+            window_limit = sum(limit_at(run, lab, t10 + (i + 0.5) * dt) for i in range(steps)) / steps
+            out["steady_limit_mb_per_s"] = round(window_limit, 3)
+            if window_limit:
+                out["fraction_of_limit"] = round(out["steady_mb_per_s"] / window_limit, 3)
             if limit:
-                out["fraction_of_limit"] = round(out["steady_mb_per_s"] / limit, 3)
+                out["fraction_of_full_limit"] = round(out["steady_mb_per_s"] / limit, 3)
     cpu = out.get("cpu_busy_pct") or 0
     frac = out.get("fraction_of_limit") or 0
     if cpu >= 85 and frac < 0.85:
@@ -88,6 +119,79 @@ def analyse(run, lab, csv_path):
     return out
 
 
+def probe_rate(probe, kind):
+    """Mean measured goodput of one kind of probe, in MB/s; None without a probe."""
+    rates = [p["mbit_per_s"] for p in probe if p["kind"] == kind]
+    return sum(rates) / len(rates) / 8.0 if rates else None
+
+
+def predict(folder, lab, probe, runs):
+    """The planner's predicted seconds for every run, from `relaycp plan --what-if` given
+    the lab's own figures: the dataset's file sizes, node counts, slots, block size, boot
+    delay, and the per-host rates the cap probe measured (as `relaycp probe` would have
+    recorded them). Keyed by (dataset, tool, k)."""
+    binary = lab.get("relaycp_bin")
+    external, internal = probe_rate(probe, "cross-site"), probe_rate(probe, "in-site")
+    sizes = lab.get("file_sizes") or {}
+    if not binary or not os.path.exists(binary) or not external or not internal:
+        return {}
+    out = {}
+    for ds in sorted({r["dataset"] for r in runs}):
+        if not sizes.get(ds):
+            continue
+        ks = sorted({r["k"] for r in runs if r["dataset"] == ds and r["tool"] == "relaycp"})
+        slots = lab["datanodes_per_site"] * lab["slots_per_node"]
+        common = ["plan", "--what-if", "--json", "--file-sizes", sizes[ds],
+                  "--source-nodes", str(lab["datanodes_per_site"]),
+                  "--destination-nodes", str(lab["datanodes_per_site"]),
+                  "--replication", str(lab["replication"]),
+                  "--internal", f"{internal:.3f}MB/s", "--external", f"{external:.3f}MB/s",
+                  "--boot-seconds", str(lab["boot_delay_s"]),
+                  "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
+                  "--distcp-maps", str(slots), "--distcp-slots-per-node", str(lab["slots_per_node"])]
+        for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
+            cmd = [binary] + common + ["--model", model, "--pairs", pairs]
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            if res.returncode != 0:
+                print(f"prediction failed ({' '.join(cmd)}): {res.stderr.strip()}", file=sys.stderr)
+                continue
+            plan = json.loads(res.stdout)
+            shown = " ".join(cmd[1:])
+            if model == "distcp":
+                out[(ds, "distcp", 0)] = {"seconds": plan["distcpSeconds"], "command": "relaycp " + shown}
+            else:
+                for row in plan["rows"]:
+                    out[(ds, "relaycp", row["pairs"])] = {"seconds": row["seconds"], "command": "relaycp " + shown}
+    return out
+
+
+def target_checks(runs):
+    """The issue's performance targets, for the runs present: relaycp against DistCp on the
+    same dataset in the same lab run, the fraction of the limit, and prediction errors."""
+    targets = []
+    ok_runs = [r for r in runs if "status" not in r and r.get("mb_per_s")]
+    distcp = {r["dataset"]: r for r in ok_runs if r["tool"] == "distcp"}
+    for r in ok_runs:
+        if r["tool"] != "relaycp" or r["dataset"] not in distcp:
+            continue
+        ratio = r["mb_per_s"] / distcp[r["dataset"]]["mb_per_s"]
+        if r["dataset"] == "L" and r["k"] == 0:
+            targets.append((f"L relaycp k=0 at least 0.9x DistCp's MB/s: {ratio:.2f}x", ratio >= 0.9))
+        if r["dataset"] == "L" and r["k"] == 6:
+            targets.append((f"L relaycp k=6 at least 2.5x DistCp's MB/s: {ratio:.2f}x", ratio >= 2.5))
+            frac = r.get("fraction_of_limit") or 0
+            targets.append((f"L relaycp k=6 at least 90% of the physical limit in steady state: "
+                            f"{100 * frac:.0f}%", frac >= 0.9))
+        if r["dataset"] == "S":
+            targets.append((f"S relaycp k={r['k']} at least 3x DistCp's MB/s: {ratio:.2f}x", ratio >= 3))
+    for r in ok_runs:
+        if r.get("prediction_error_pct") is not None:
+            e = r["prediction_error_pct"]
+            targets.append((f"{r['dataset']} {r['tool']} k={r['k']}: predicted {r['predicted_seconds']:.1f} s "
+                            f"against {r['wall_seconds']:.1f} s measured ({e:+.1f}%), within 15%", abs(e) <= 15))
+    return targets
+
+
 def fmt(v, nd=1):
     if v is None:
         return "–"
@@ -99,10 +203,11 @@ def fmt(v, nd=1):
 def main(folder):
     lab = json.load(open(os.path.join(folder, "lab.json")))
     probe = json.load(open(os.path.join(folder, "probe.json"))) if os.path.exists(os.path.join(folder, "probe.json")) else []
+    raw = [json.load(open(path)) for path in sorted(glob.glob(os.path.join(folder, "runs", "*.json")))]
+    predictions = predict(folder, lab, probe, [r for r in raw if "status" not in r])
     runs = []
-    for path in sorted(glob.glob(os.path.join(folder, "runs", "*.json"))):
-        run = json.load(open(path))
-        runs.append(analyse(run, lab, path[:-5] + ".csv"))
+    for path, run in zip(sorted(glob.glob(os.path.join(folder, "runs", "*.json"))), raw):
+        runs.append(analyse(run, lab, path[:-5] + ".csv", predictions))
     series = {f'{r["dataset"]}-{r["tool"]}-k{r["k"]}': r.pop("_series", None) for r in runs}
     checks = []
     for p in probe:
@@ -118,8 +223,10 @@ def main(folder):
             continue
         ok = r.get("exit_code") == 0 and (r.get("verify") or {}).get("ok") is True
         checks.append((f"{r['dataset']} {r['tool']} k={r['k']}: exit 0 and verified", ok))
+    targets = target_checks(runs)
     results = {"lab": lab, "probe": probe, "runs": runs,
                "checks": [{"check": c, "passed": ok} for c, ok in checks],
+               "targets": [{"target": c, "met": ok} for c, ok in targets],
                "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
     json.dump(results, open(os.path.join(folder, "results.json"), "w"), indent=2)
 
@@ -128,29 +235,38 @@ def main(folder):
           f"{lab['datanodes_per_site']} datanodes per site; {lab['slots_per_node']} map slots per NodeManager; "
           f"replication {lab['replication']}; boot delay {lab['boot_delay_s']} s; {lab['cores']} cores. "
           "MB = 10^6 bytes. The physical limit is the least of the summed v_e of the sending and "
-          "receiving hosts, on the wire (TCP/IP headers take about 5% of it, so ~95% is the payload ceiling).",
+          "receiving hosts, on the wire (TCP/IP headers take about 5% of it, so ~95% is the payload ceiling). "
+          "'limit MB/s' counts every host of the run; 'steady limit' averages it over the steady window "
+          "(middle 80% of the bytes), counting a spawned host only once its boot delay has passed, and "
+          "'fraction' is the steady MB/s over the steady limit.",
           "", "## Caps (iperf3)", "", "| kind | from | to | Mbit/s | cap | % of cap |", "|---|---|---|---|---|---|"]
     for p in probe:
         md.append(f"| {p['kind']} | {p['from']} | {p['to']} | {p['mbit_per_s']} | {p['cap_mbit']} | "
                   f"{100 * p['mbit_per_s'] / p['cap_mbit']:.1f} |")
     md += ["", "## Copies", "",
-           "| dataset | tool | k | seconds | MB/s | steady MB/s | limit MB/s | fraction of limit | "
+           "| dataset | tool | k | seconds | MB/s | steady MB/s | limit MB/s | steady limit | fraction | "
            "predicted s | error % | CPU % | verified | bound |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
         if "status" in r:
-            md.append(f"| {r['dataset']} | {r['tool']} | {r['k']} | {r['status']} |||||||||")
+            md.append(f"| {r['dataset']} | {r['tool']} | {r['k']} | {r['status']} ||||||||||")
             continue
         v = r.get("verify") or {}
         md.append("| " + " | ".join([
             r["dataset"], r["tool"], str(r["k"]), fmt(r.get("wall_seconds")), fmt(r.get("mb_per_s"), 2),
             fmt(r.get("steady_mb_per_s"), 2), fmt(r.get("physical_limit_mb_per_s"), 2),
+            fmt(r.get("steady_limit_mb_per_s"), 2),
             fmt(r.get("fraction_of_limit"), 2), fmt(r.get("predicted_seconds")),
             fmt(r.get("prediction_error_pct")), fmt(r.get("cpu_busy_pct")),
             ("yes" if v.get("ok") else f"NO ({v.get('problemCount', '?')} problems)") + f", {v.get('files', '?')} files",
             r.get("bound", "–")]) + " |")
     md += ["", "## Checks", ""] + [f"- {'PASS' if ok else 'FAIL'} {c}" for c, ok in checks]
-    md += ["", "Predicted seconds come from the planner once it has landed; until then the column is empty.",
+    md += ["", "## Targets (issue 4; performance, so reported, not failed on)", ""]
+    md += [f"- {'MET' if ok else 'MISSED'} {c}" for c, ok in targets] or ["- none apply to these runs"]
+    commands = sorted({r["prediction_command"] for r in runs if r.get("prediction_command")})
+    md += ["", "Predicted seconds: `relaycp plan --what-if` with the lab's figures and the probe's "
+           "measured rates:", ""] + [f"- `{c}`" for c in commands]
+    md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "
            "`timeline-<dataset>.png` (MB/s crossing the WAN, sampled at the router every 0.25 s)"
            + (", `predicted_vs_measured.png`" if any(r.get("predicted_seconds") for r in runs) else "") + ".", ""]
@@ -218,6 +334,8 @@ def main(folder):
     for c, ok in checks:
         print(("PASS " if ok else "FAIL ") + c)
     failed = sum(1 for _, ok in checks if not ok)
+    for c, ok in targets:
+        print(("MET    " if ok else "MISSED ") + c)
     print(f"lab: {len(checks) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

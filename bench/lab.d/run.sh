@@ -69,6 +69,16 @@ dataset_parts() {
   esac
 }
 
+# The dataset as COUNTxBYTES groups, the form `relaycp plan --file-sizes` reads.
+dataset_histogram() {
+  local part sub files size out=""
+  for part in $(dataset_parts "$1"); do
+    IFS=: read -r sub files size <<<"$part"
+    out+="${out:+,}${files}x${size}"
+  done
+  echo "$out"
+}
+
 # Write a dataset into the source cluster once, from every source datanode host at
 # once (each writes its shard, so blocks start on the node that wrote them).
 gen_dataset() {
@@ -106,7 +116,7 @@ measure() {
 import json, sys
 rj, tool, ds, k, rc, t0, t1, snd, rcv, cmd = sys.argv[1:]
 json.dump({"tool": tool, "dataset": ds, "k": int(k), "exit_code": int(rc),
-           "wall_seconds": round(float(t1) - float(t0), 3), "senders": int(snd),
+           "wall_seconds": round(float(t1) - float(t0), 3), "started_at": float(t0), "senders": int(snd),
            "receivers": int(rcv), "command": cmd}, open(rj, "w"))
 PY
   return $rc
@@ -176,6 +186,8 @@ spawn_relay_host() {
   [[ $h =~ ^(src|dst)-sp[0-9]+$ ]] || die "spawned hosts are named src-spN or dst-spN"
   sleep "$delay"
   net_add_host "$h"
+  # The host counts towards the physical limit from here, when its "VM" has booted.
+  echo "$h $(date +%s.%N)" >> "$LAB_DIR/spawned.times"
   start_relay "$h"
   log "spawned $h ($(host_ip "$h")) after ${delay}s"
 }
@@ -204,6 +216,7 @@ run_relaycp() {
   for h in $(datanodes dst); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
   for ((i = 1; i <= k; i++)); do srcs+=",src-sp$i:$RELAY_PORT"; dsts+=",dst-sp$i:$RELAY_PORT"; done
   fs_rm "$(nn_uri dst)/relaycp/$ds"
+  rm -f "$LAB_DIR/spawned.times"
   # Spawned hosts come up after the boot delay, counted from the copy's start.
   local spawners=()
   for ((i = 1; i <= k; i++)); do
@@ -219,9 +232,11 @@ run_relaycp() {
   for i in "${spawners[@]}"; do wait "$i" 2>/dev/null || true; done
   remove_spawned
   # Keep relaycp's own JSON summary (the last line of its output that parses).
-  python3 - "$rj" "${rj%.json}.out" <<'PY'
+  touch "$LAB_DIR/spawned.times"
+  python3 - "$rj" "${rj%.json}.out" "$LAB_DIR/spawned.times" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+r["spawned_up_at"] = {h: float(t) for h, t in (l.split() for l in open(sys.argv[3]) if l.strip())}
 for line in reversed(open(sys.argv[2]).read().splitlines()):
     try:
         r["relaycp_summary"] = json.loads(line); break
@@ -289,6 +304,7 @@ json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_si
            "slots_per_node": $LAB_SLOTS_PER_NODE, "replication": $LAB_REPLICATION,
            "block_size": $LAB_BLOCK_SIZE, "boot_delay_s": $LAB_BOOT_DELAY,
            "quick": bool($quick), "datasets": "$datasets", "k": "$ks",
+           "file_sizes": {$(for d in ${datasets//,/ }; do printf '"%s": "%s", ' "$d" "$(dataset_histogram "$d")"; done)"-": ""},
            "cores": $(nproc), "run_seconds": $(date +%s) - $t_start,
            "loadavg_at_start": "$load_start", "loadavg_at_end": "$(cut -d' ' -f1-3 /proc/loadavg)",
            "relaycp_bin": "$RELAYCP_BIN"},

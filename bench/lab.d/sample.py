@@ -1,7 +1,7 @@
 """Samples, until SIGTERM, the bytes the lab's router forwards between the sites and
 the machine's CPU use. Runs inside the router namespace, where /proc/net/dev shows
 the router's own legs: r-dst transmits what crossed from src to dst, r-src the reverse.
-Writes CSV: t, bytes src->dst, bytes dst->src, cpu busy jiffies, cpu total jiffies."""
+Writes CSV: t (seconds since the epoch, to line up with the lab's other clocks), bytes src->dst, bytes dst->src, cpu busy jiffies, cpu total jiffies."""
 import signal
 import sys
 import time
@@ -35,10 +35,9 @@ def cpu():
 
 with open(out, "w") as o:
     o.write("t,src_to_dst,dst_to_src,cpu_busy,cpu_total\n")
-    t0 = time.monotonic()
     while running:
         lines = open("/proc/net/dev").readlines()
         b, t = cpu()
-        o.write(f"{time.monotonic() - t0:.3f},{tx(lines, 'r-dst')},{tx(lines, 'r-src')},{b},{t}\n")
+        o.write(f"{time.time():.3f},{tx(lines, 'r-dst')},{tx(lines, 'r-src')},{b},{t}\n")
         o.flush()
         time.sleep(interval)
