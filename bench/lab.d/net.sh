@@ -54,13 +54,25 @@ write_hosts_file() {
 # Create one host namespace joined to its site's bridge and shape it.
 # Args: host [ve_mbit [vi_mbit]]
 net_add_host() {
-  local h=$1 ve=${2:-$LAB_VE_MBIT} vi=${3:-$LAB_VI_MBIT}
-  local s ns sw ip peer
-  s=$(site_of "$h"); ns=$(ns_of "$h"); sw=$(sw_of "$s"); ip=$(host_ip "$h"); peer="p-$h"
+  net_add_namespace "$1"
+  net_attach_host "$@"
+}
+
+# A host's namespace with only its loopback: processes can start in it, unreachable.
+net_add_namespace() {
+  local h=$1 ns
+  ns=$(ns_of "$h")
   mkdir -p "/etc/netns/$ns"
   write_hosts_file "/etc/netns/$ns/hosts"
   ip netns add "$ns"
   ip -n "$ns" link set lo up
+}
+
+# Joins a host's namespace to its site: veth to the bridge, address, route, caps.
+net_attach_host() {
+  local h=$1 ve=${2:-$LAB_VE_MBIT} vi=${3:-$LAB_VI_MBIT}
+  local s ns sw ip peer
+  s=$(site_of "$h"); ns=$(ns_of "$h"); sw=$(sw_of "$s"); ip=$(host_ip "$h"); peer="p-$h"
   ip link add eth0 netns "$ns" type veth peer name "$peer" netns "$sw"
   ip -n "$sw" link set "$peer" master br0
   ip -n "$sw" link set "$peer" up

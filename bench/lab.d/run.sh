@@ -157,12 +157,6 @@ run_distcp() {
 relays_started=0
 start_existing_relays() {
   ((relays_started)) && return 0
-  # bin/relaycp runs the project's jar: build it once if it is not there.
-  if [[ $RELAYCP_BIN == "$LAB_REPO/bin/relaycp" ]] && ! ls "$LAB_REPO"/target/relaycp-*.jar >/dev/null 2>&1; then
-    log "building relaycp (mvn -o -DskipTests package)"
-    (cd "$LAB_REPO" && mvn -o -q -B -Dstyle.color=never -DskipTests package > "$LAB_DIR/mvn-package.log" 2>&1) \
-      || die "mvn package failed; see $LAB_DIR/mvn-package.log"
-  fi
   head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$LAB_DIR/secret"; chmod 600 "$LAB_DIR/secret"
   local h
   for h in $(datanodes src) $(datanodes dst); do start_relay "$h"; done
@@ -179,16 +173,23 @@ start_relay() {
   for _ in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.relay" ]] && break; sleep 0.2; done
 }
 
-# A spawned relay host: after the boot delay, a new namespace is made and shaped
-# like any other host, and a relay starts in it. Args: host [delay]
+# A spawned relay host. Its namespace is made at once with only a loopback, and the relay
+# starts in it, unreachable; after the boot delay the host is joined to its site and
+# shaped like any other. So the delay covers the VM's boot and its relay's start, as the
+# thesis's boot time T_v does, and the lab's spawned JVMs start while the copy is still
+# light rather than all at once in its busiest seconds (a real VM brings its own CPU; here
+# every JVM shares the machine's two cores). Args: host [delay]
 spawn_relay_host() {
   local h=${1:?usage: bench/lab spawn src-spN|dst-spN [delay]} delay=${2:-$LAB_BOOT_DELAY}
   [[ $h =~ ^(src|dst)-sp[0-9]+$ ]] || die "spawned hosts are named src-spN or dst-spN"
-  sleep "$delay"
-  net_add_host "$h"
+  local until=$(($(date +%s%N) + delay * 1000000000))
+  net_add_namespace "$h"
+  start_relay "$h"
+  local left=$(((until - $(date +%s%N)) / 1000000))
+  ((left > 0)) && sleep "$(printf '%d.%03d' $((left / 1000)) $((left % 1000)))"
+  net_attach_host "$h"
   # The host counts towards the physical limit from here, when its "VM" has booted.
   echo "$h $(date +%s.%N)" >> "$LAB_DIR/spawned.times"
-  start_relay "$h"
   log "spawned $h ($(host_ip "$h")) after ${delay}s"
 }
 
@@ -288,6 +289,12 @@ lab_run() {
   if [[ -z $(lab_namespaces) ]]; then
     "$LAB_REPO/bench/lab" up >&2 || die "bench/lab up failed"
     started=1
+  fi
+  # bin/relaycp builds the jar when the sources are newer; do it now, not while measuring.
+  if [[ -x $RELAYCP_BIN ]]; then
+    log "checking that relaycp is built ($RELAYCP_BIN --version)"
+    "$RELAYCP_BIN" --version > "$LAB_DIR/relaycp-version.log" 2>&1 \
+      || die "$RELAYCP_BIN --version failed; see $LAB_DIR/relaycp-version.log"
   fi
   local t_start load_start; t_start=$(date +%s); load_start=$(cut -d' ' -f1-3 /proc/loadavg)
   log "probing the caps"
