@@ -196,6 +196,7 @@ public final class CopyCommand implements Callable<Integer> {
     summary.put("routes", result.routes());
     summary.put("routesDropped", result.routesDropped());
     summary.put("chunks", result.chunks());
+    summary.put("phaseSeconds", result.phaseSeconds());
     summary.put("chunksResent", result.chunksResent());
     summary.put("verified", result.allVerified());
     summary.put("verification", result.verification());

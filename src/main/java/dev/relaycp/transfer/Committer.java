@@ -10,9 +10,20 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileContext;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
@@ -25,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * source's permissions, owner and group (where this user may set them) and times. If a step
  * fails, what this commit created is removed again, so a failed copy leaves nothing under the
  * destination's final names (files it replaced with {@code --overwrite} stay replaced).
+ *
+ * <p>A file's attributes are set while it is still staged (a rename keeps them), then it is
+ * renamed; files are committed by several threads at once, since for many small files the
+ * commit is a few namenode calls per file and one after another they add up.
  */
 final class Committer {
   private static final Logger LOG = LoggerFactory.getLogger(Committer.class);
@@ -32,7 +47,7 @@ final class Committer {
   private final FileSystem fileSystem;
   private final FileContext fileContext;
   private final boolean overwrite;
-  private boolean ownerWarned;
+  private final AtomicBoolean ownerWarned = new AtomicBoolean();
 
   Committer(FileSystem fileSystem, boolean overwrite) {
     this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
@@ -49,40 +64,63 @@ final class Committer {
     return relativePath.isEmpty() ? destinationRoot : new Path(destinationRoot, relativePath);
   }
 
-  /** Fails naming the first target file that exists, unless overwriting. */
+  /**
+   * Fails naming the first target file that exists, unless overwriting. Each destination
+   * directory the tree maps to is listed once, rather than asking about every file.
+   */
   void checkTargets(SourceTree tree, Path destinationRoot) {
     if (overwrite) {
       return;
     }
+    Map<Path, Set<String>> listed = new HashMap<>();
     for (SourceFile file : tree.files()) {
       Path target = finalPath(destinationRoot, file.relativePath());
-      try {
-        if (fileSystem.exists(target)) {
-          throw new RelayCpException(ErrorCode.TARGET_EXISTS,
-              "target " + target + " exists; pass --overwrite to replace it");
-        }
-      } catch (IOException e) {
-        throw HadoopFailures.translate(e, "checking " + target);
+      Path parent = target.getParent();
+      Set<String> names = listed.computeIfAbsent(parent, this::namesIn);
+      if (names.contains(target.getName())) {
+        throw new RelayCpException(ErrorCode.TARGET_EXISTS,
+            "target " + target + " exists; pass --overwrite to replace it");
       }
     }
   }
 
-  void commit(SourceTree tree, Path destinationRoot, List<URI> stagedFiles) {
+  /** The names in a directory; none if it does not exist (or is a file, which commit reports). */
+  private Set<String> namesIn(Path directory) {
+    try {
+      Set<String> names = new HashSet<>();
+      for (FileStatus status : fileSystem.listStatus(directory)) {
+        names.add(status.getPath().getName());
+      }
+      return names;
+    } catch (FileNotFoundException e) {
+      return Set.of();
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "checking " + directory);
+    }
+  }
+
+  void commit(SourceTree tree, Path destinationRoot, List<URI> stagedFiles,
+      ExecutorService pool, int parallelism) throws InterruptedException {
     List<Path> createdDirectories = new ArrayList<>();
-    List<Path> placedFiles = new ArrayList<>();
+    List<Path> placedFiles = Collections.synchronizedList(new ArrayList<>());
     try {
       ensureDirectory(destinationRoot.getParent(), createdDirectories);
       for (SourceDirectory directory : tree.directories()) {
         ensureDirectory(finalPath(destinationRoot, directory.relativePath()), createdDirectories);
       }
-      for (int index = 0; index < tree.files().size(); index++) {
-        SourceFile file = tree.files().get(index);
-        Path target = finalPath(destinationRoot, file.relativePath());
-        fileContext.rename(new Path(stagedFiles.get(index)), target,
-            overwrite ? Options.Rename.OVERWRITE : Options.Rename.NONE);
-        placedFiles.add(target);
-        applyAttributes(target, file.attributes());
+      AtomicInteger next = new AtomicInteger();
+      List<Future<Void>> committers = new ArrayList<>();
+      for (int thread = 0; thread < Math.max(1, parallelism); thread++) {
+        committers.add(pool.submit(() -> {
+          for (int index = next.getAndIncrement(); index < tree.files().size();
+              index = next.getAndIncrement()) {
+            commitFile(tree.files().get(index), new Path(stagedFiles.get(index)),
+                destinationRoot, placedFiles);
+          }
+          return null;
+        }));
       }
+      awaitAll(committers);
       // Deepest first: setting a directory's times before its children land would not stick.
       for (int index = tree.directories().size() - 1; index >= 0; index--) {
         SourceDirectory directory = tree.directories().get(index);
@@ -97,9 +135,41 @@ final class Committer {
     } catch (IOException e) {
       undo(placedFiles, createdDirectories);
       throw HadoopFailures.translate(e, "committing into " + destinationRoot);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | InterruptedException e) {
       undo(placedFiles, createdDirectories);
       throw e;
+    }
+  }
+
+  private void commitFile(SourceFile file, Path staged, Path destinationRoot,
+      List<Path> placedFiles) throws IOException {
+    Path target = finalPath(destinationRoot, file.relativePath());
+    applyAttributes(staged, file.attributes());
+    fileContext.rename(staged, target, overwrite ? Options.Rename.OVERWRITE : Options.Rename.NONE);
+    placedFiles.add(target);
+  }
+
+  /** Waits for every task; the first failure is thrown once all have stopped. */
+  private static void awaitAll(List<Future<Void>> tasks) throws IOException, InterruptedException {
+    Throwable first = null;
+    for (Future<Void> task : tasks) {
+      try {
+        task.get();
+      } catch (ExecutionException e) {
+        if (first == null) {
+          first = e.getCause();
+        }
+        tasks.forEach(other -> other.cancel(false));
+      }
+    }
+    if (first instanceof IOException io) {
+      throw io;
+    }
+    if (first instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (first != null) {
+      throw new IOException(first);
     }
   }
 
@@ -124,8 +194,7 @@ final class Committer {
     try {
       fileSystem.setOwner(target, attributes.owner(), attributes.group());
     } catch (AccessControlException e) {
-      if (!ownerWarned) {
-        ownerWarned = true;
+      if (ownerWarned.compareAndSet(false, true)) {
         LOG.warn("Owner and group not kept (only an HDFS superuser may set them): {}",
             HadoopFailures.firstLine(e.getMessage()));
       }

@@ -19,6 +19,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -81,6 +82,8 @@ public final class CopyDriver {
         tree.files().size(), tree.totalBytes(), chunks.size(), routes.size());
     StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
     Run run = new Run(settings, tree, chunks, staging, destination, progress, routes.size());
+    PhaseClock phases = new PhaseClock(started);
+    phases.end("listing");
     NioEventLoopGroup eventLoops =
         new NioEventLoopGroup(2, new DefaultThreadFactory("driver-io", true));
     ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
@@ -97,18 +100,22 @@ public final class CopyDriver {
         run.report("copying");
       }
       awaitWorkers(workers);
+      phases.end("copying");
       run.report("completing");
       List<URI> staged = run.completeFiles(pool);
+      phases.end("completing");
       run.report("verifying");
       List<FileVerification> verification = run.verify(source, pool, staged);
+      phases.end("verifying");
       run.report("committing");
-      committer.commit(tree, destinationRoot, staged);
+      committer.commit(tree, destinationRoot, staged, pool, settings.verificationThreads());
+      phases.end("committing");
       double seconds = (System.nanoTime() - started) / 1e9;
       run.report("done");
       return new CopyReport(settings.source().toString(), destinationRoot.toString(),
           tree.totalBytes(), tree.files().size(), tree.directories().size(), seconds,
           routes.size(), run.routesDropped.get(), chunks.size(), run.chunksResent.get(),
-          verification);
+          verification, phases.seconds());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "the copy was interrupted", e);
@@ -117,6 +124,26 @@ public final class CopyDriver {
       pool.shutdownNow();
       eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       staging.remove();
+    }
+  }
+
+  /** Wall seconds of each phase of one copy, in the order they ended. */
+  private static final class PhaseClock {
+    private final Map<String, Double> seconds = new LinkedHashMap<>();
+    private long last;
+
+    PhaseClock(long startedNanos) {
+      this.last = startedNanos;
+    }
+
+    void end(String phase) {
+      long now = System.nanoTime();
+      seconds.put(phase, Math.round((now - last) / 1e6) / 1e3);
+      last = now;
+    }
+
+    Map<String, Double> seconds() {
+      return seconds;
     }
   }
 

@@ -2,9 +2,18 @@ package dev.relaycp.transfer;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** What a finished copy did. Only a copy whose every file verified returns a report. */
+/**
+ * What a finished copy did. Only a copy whose every file verified returns a report.
+ *
+ * @param phaseSeconds wall seconds of each phase in order: listing (with the checks of the
+ *     targets and the staging set-up), copying, completing (multipart uploads), verifying,
+ *     committing
+ */
 public record CopyReport(
     String source,
     String destination,
@@ -16,10 +25,13 @@ public record CopyReport(
     int routesDropped,
     int chunks,
     int chunksResent,
-    List<FileVerification> verification) {
+    List<FileVerification> verification,
+    Map<String, Double> phaseSeconds) {
 
   public CopyReport {
     requireNonNull(source, "source is null");
+    phaseSeconds = Collections.unmodifiableMap(
+        new LinkedHashMap<>(requireNonNull(phaseSeconds, "phaseSeconds is null")));
     requireNonNull(destination, "destination is null");
     verification = List.copyOf(requireNonNull(verification, "verification is null"));
   }

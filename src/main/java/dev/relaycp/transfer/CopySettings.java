@@ -17,7 +17,7 @@ import java.net.URI;
  *     come to fewer bytes than this; it always may hold one, so with chunks of a whole large
  *     block a route sends one at a time and late routes (spawned relays) still find work
  * @param maxSendsPerChunk how many times one chunk may be sent before the copy fails
- * @param verificationThreads parallel checksum comparisons
+ * @param verificationThreads parallel checksum comparisons, and files committed at once
  * @param relayWaitSeconds how long a route keeps trying a reader relay that does not answer
  *     yet (a spawned relay still booting) before the route is dropped
  */

@@ -69,6 +69,10 @@ class CopyDriverTest {
     assertThat(report.allVerified()).isTrue();
     assertThat(report.verification()).hasSize(files.size());
     assertThat(report.chunks()).isGreaterThan(files.size());
+    assertThat(report.phaseSeconds()).containsOnlyKeys(
+        "listing", "copying", "completing", "verifying", "committing");
+    assertThat(report.phaseSeconds().values().stream().mapToDouble(Double::doubleValue).sum())
+        .isLessThanOrEqualTo(report.seconds());
     for (String file : files) {
       Path from = new Path("/data", file);
       Path to = new Path("/copy", file);
