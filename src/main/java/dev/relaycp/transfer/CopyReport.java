@@ -4,7 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
-/** What a finished copy did. Only a copy whose every file verified returns a report. */
+/**
+ * What a finished copy did, with what each route carried ({@code routeResults}, in route
+ * order). Only a copy whose every file verified returns a report.
+ */
 public record CopyReport(
     String source,
     String destination,
@@ -16,12 +19,14 @@ public record CopyReport(
     int routesDropped,
     int chunks,
     int chunksResent,
-    List<FileVerification> verification) {
+    List<FileVerification> verification,
+    List<RouteResult> routeResults) {
 
   public CopyReport {
     requireNonNull(source, "source is null");
     requireNonNull(destination, "destination is null");
     verification = List.copyOf(requireNonNull(verification, "verification is null"));
+    routeResults = List.copyOf(requireNonNull(routeResults, "routeResults is null"));
   }
 
   /** Megabytes (10^6 bytes) per second of wall time. */
