@@ -84,7 +84,7 @@ class CopyCommandTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"copy", "relay", "demo", "plan"}) {
+    for (String command : new String[] {"copy", "relay", "demo", "plan", "probe"}) {
       Result result = run(command, "--help");
       assertThat(result.exitCode()).as(command).isZero();
       assertThat(result.out()).as(command).contains("Usage: relaycp " + command);
