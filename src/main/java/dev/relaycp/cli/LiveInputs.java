@@ -94,7 +94,7 @@ record LiveInputs(
       return measured.get();
     }
     notes.add(String.format(Locale.ROOT,
-        "%s datanodes' %s rate %.2f MiB/s: not measured, the %s default (thesis Table 4.3)",
+        "%s datanodes' %s rate %.2f MiB/s: not measured, the default of %s (thesis Table 4.3)",
         site, what, flag.value().mebibytesPerSecond(), flag.name()));
     return flag.value();
   }
