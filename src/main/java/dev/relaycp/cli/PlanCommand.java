@@ -236,7 +236,10 @@ public final class PlanCommand implements Callable<Integer> {
     Configuration configuration =
         hadoop.apply(parent == null ? new Configuration() : parent.configuration());
     Path historyFile = HistoryFile.path(history, configuration, System.getenv());
-    ThroughputHistory measured = ThroughputHistoryFile.loadIfPresent(historyFile);
+    // Read only when a figure can come from it: a live plan's node rates, or --vm-type's.
+    ThroughputHistory measured = whatIf && vmType == null
+        ? ThroughputHistory.empty()
+        : ThroughputHistoryFile.loadIfPresent(historyFile);
     List<String> notes = new ArrayList<>();
     Workload workload;
     Site source;
