@@ -28,20 +28,27 @@ import dev.relaycp.plan.ThesisVariant;
 import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.plan.ThroughputHistoryFile;
 import dev.relaycp.plan.Workload;
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.transfer.ClusterSurvey;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
@@ -57,6 +64,10 @@ import picocli.CommandLine.Spec;
       "Predict the time and money of a copy for p = 0..P relay pairs, beside DistCp and a",
       "one-node copy, and choose p.",
       "",
+      "Live: relaycp plan SRC DST lists SRC, counts each cluster's datanodes and takes node",
+      "rates from the throughput history where measured (else --external, --internal); the",
+      "notes say which figures are measured. What-if: --what-if and flags, no clusters.",
+      "",
       "Sizes take decimal units (kB, MB, GB, TB: powers of 1000) or binary units (KiB, MiB,",
       "GiB, TiB: powers of 1024); rates take the same followed by /s (90MiB/s, 100MB/s) or",
       "Mbps and Gbps (10^6 and 10^9 bits per second). Egress is priced per GB of 2^30 bytes,",
@@ -67,11 +78,14 @@ public final class PlanCommand implements Callable<Integer> {
   private static final Pattern GROUP = Pattern.compile("\\s*(\\d+)\\s*[xX*]\\s*(\\S+)\\s*");
 
   @Spec CommandSpec spec;
+  @ParentCommand RelayCpCommand parent;
+  @Mixin HadoopOptions hadoop = new HadoopOptions();
 
   @Parameters(
       arity = "0..2",
       paramLabel = "SRC DST",
-      description = "Source and destination URIs (live mode, not available yet: use --what-if).")
+      description = "Live mode: the source and destination URIs of the copy to plan. The source"
+          + " is listed and each cluster's datanodes counted.")
   List<String> locations = new ArrayList<>();
 
   @Option(names = "--what-if", description = "Plan a copy described by flags, without clusters.")
@@ -89,32 +103,37 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--size", paramLabel = "SIZE", description = "Total bytes to copy, e.g. 8GiB or 500GB.")
   String size;
 
-  @Option(names = "--files", paramLabel = "N", defaultValue = "1",
-      description = "Number of equal files sharing --size (default: ${DEFAULT-VALUE}).")
-  long files;
+  @Option(names = "--files", paramLabel = "N",
+      description = "Number of equal files sharing --size (default: 1).")
+  Long files;
 
   @Option(names = "--file-sizes", paramLabel = "HISTOGRAM",
       description = "Files as COUNTxSIZE groups instead of --size/--files, e.g. 2x10GiB,1000x1MiB.")
   String fileSizes;
 
-  @Option(names = "--source-nodes", paramLabel = "N", defaultValue = "1",
-      description = "Datanodes of the source cluster, each running a relay (default: ${DEFAULT-VALUE}).")
-  int sourceNodes;
+  @Option(names = {"--source-nodes", "--src-datanodes"}, paramLabel = "N",
+      description = "Datanodes of the source cluster, each running a relay (what-if default: 1;"
+          + " live: the NameNode's report, else the datanodes holding the source's blocks).")
+  Integer sourceNodes;
 
-  @Option(names = "--destination-nodes", paramLabel = "N", defaultValue = "1",
-      description = "Datanodes of the destination cluster (default: ${DEFAULT-VALUE}).")
-  int destinationNodes;
+  @Option(names = {"--destination-nodes", "--dst-datanodes"}, paramLabel = "N",
+      description = "Datanodes of the destination cluster (what-if default: 1; live: the"
+          + " NameNode's report, which needs the HDFS superuser).")
+  Integer destinationNodes;
 
-  @Option(names = "--replication", paramLabel = "R", defaultValue = "1",
-      description = "Copies the destination file system writes of each byte (default: ${DEFAULT-VALUE}).")
-  int replication;
+  @Option(names = "--replication", paramLabel = "R",
+      description = "Copies the destination file system writes of each byte (what-if default: 1;"
+          + " live: the destination's default replication).")
+  Integer replication;
 
   @Option(names = "--internal", paramLabel = "RATE", defaultValue = "90MiB/s",
-      description = "Throughput of each node inside its site (default: ${DEFAULT-VALUE}, thesis Table 4.3).")
+      description = "Throughput of each node inside its site (default: ${DEFAULT-VALUE}, thesis Table 4.3;"
+          + " live: measured figures from --history first).")
   String internal;
 
   @Option(names = "--external", paramLabel = "RATE", defaultValue = "15MiB/s",
-      description = "WAN throughput of each node to the other site (default: ${DEFAULT-VALUE}, thesis Table 4.3).")
+      description = "WAN throughput of each node to the other site (default: ${DEFAULT-VALUE}, thesis"
+          + " Table 4.3; live: measured figures from --history first).")
   String external;
 
   @Option(names = "--boot-seconds", paramLabel = "SECONDS", defaultValue = "90",
@@ -137,7 +156,8 @@ public final class PlanCommand implements Callable<Integer> {
   Path catalog;
 
   @Option(names = "--history", paramLabel = "FILE",
-      description = "Measured throughputs to prefer over the catalog (default: ~/.config/relaycp/history.json).")
+      description = "Measured throughputs to prefer over the catalog and the rate defaults"
+          + " (default: relaycp.history.file, else ~/.config/relaycp/history.json).")
   Path history;
 
   @Option(names = "--egress-per-gb", paramLabel = "DOLLARS", defaultValue = "0.02",
@@ -201,8 +221,8 @@ public final class PlanCommand implements Callable<Integer> {
       description = "DistCp -blocksperchunk; 0 copies whole files (default: ${DEFAULT-VALUE}).")
   int distcpBlocksPerChunk;
 
-  @Option(names = "--block-size", paramLabel = "SIZE", defaultValue = "128MiB",
-      description = "HDFS block size (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--block-size", paramLabel = "SIZE",
+      description = "HDFS block size (what-if default: 128MiB; live: the source files' largest).")
   String blockSize;
 
   @Option(names = "--json", description = "Print the plan as JSON.")
@@ -212,34 +232,52 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!whatIf) {
-      throw new RelayCpException(
-          INVALID_ARGUMENT,
-          "live planning (relaycp plan SRC DST) is not available yet; describe the copy with"
-              + " --what-if --size SIZE --files N");
-    }
-    if (!locations.isEmpty()) {
-      throw new RelayCpException(
-          INVALID_ARGUMENT, "--what-if takes no SRC or DST; drop " + String.join(" ", locations));
-    }
-    DataRate nodeExternal = DataRate.parse(external);
-    DataRate nodeInternal = DataRate.parse(internal);
-    Workload workload = workload();
+    validate();
+    Configuration configuration =
+        hadoop.apply(parent == null ? new Configuration() : parent.configuration());
+    Path historyFile = HistoryFile.path(history, configuration, System.getenv());
+    // Read only when a figure can come from it: a live plan's node rates, or --vm-type's.
+    ThroughputHistory measured = whatIf && vmType == null
+        ? ThroughputHistory.empty()
+        : ThroughputHistoryFile.loadIfPresent(historyFile);
     List<String> notes = new ArrayList<>();
+    Workload workload;
+    Site source;
+    Site destination;
+    DataSize blocks;
+    if (whatIf) {
+      DataRate nodeExternal = DataRate.parse(external);
+      DataRate nodeInternal = DataRate.parse(internal);
+      workload = workload();
+      source = new Site(orOne(sourceNodes), nodeExternal, nodeInternal, 1);
+      destination = new Site(orOne(destinationNodes), nodeExternal, nodeInternal, orOne(replication));
+      blocks = DataSize.parse(blockSize == null ? "128MiB" : blockSize);
+    } else {
+      LiveInputs live = liveInputs(configuration, measured);
+      workload = live.workload();
+      source = live.source();
+      destination = replication == null
+          ? live.destination()
+          : new Site(live.destination().nodes(), live.destination().external(),
+              live.destination().internal(), replication);
+      blocks = blockSize == null ? live.blockSize() : DataSize.parse(blockSize);
+      notes.addAll(live.notes());
+    }
     Optional<RelayCatalog> relayCatalog = catalog(vmType != null, notes);
-    MachineType machine = machine(relayCatalog, nodeExternal, nodeInternal, notes);
+    MachineType machine =
+        machine(relayCatalog, source.external(), source.internal(), measured, historyFile, notes);
     PlanInput input =
         new PlanInput(
             workload,
-            new Site(sourceNodes, nodeExternal, nodeInternal, 1),
-            new Site(destinationNodes, nodeExternal, nodeInternal, replication),
+            source,
+            destination,
             machine,
             new Pricing(egressPerGigabyte, nodePricePerHour),
             new RelaycpSettings(DataSize.parse(chunkSize), streamsPerRelay, CopyOverheads.DEFAULT),
             new DistcpSettings(
                 distcpMaps, distcpSlotsPerNode, DistcpSettings.DEFAULT.jobStartSeconds(),
                 DistcpSettings.DEFAULT.taskStartSeconds(), DistcpSettings.DEFAULT.perFileSeconds(),
-                distcpBlocksPerChunk, DataSize.parse(blockSize)),
+                distcpBlocksPerChunk, blocks),
             new ThesisSettings(
                 variant(), DataRate.parse(splitRate), pretestSeconds, DataRate.parse(splitRate),
                 DataRate.parse(splitRate)));
@@ -275,6 +313,56 @@ public final class PlanCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Every check of the options against each other, before anything is read or listed. */
+  private void validate() {
+    if (whatIf && !locations.isEmpty()) {
+      throw new RelayCpException(
+          INVALID_ARGUMENT, "--what-if takes no SRC or DST; drop " + String.join(" ", locations));
+    }
+    if (!whatIf && locations.size() != 2) {
+      throw new RelayCpException(
+          INVALID_ARGUMENT,
+          "give SRC and DST to plan a copy between live clusters, or describe the copy with"
+              + " --what-if --size SIZE --files N");
+    }
+    if (!whatIf && (size != null || files != null || fileSizes != null)) {
+      throw new RelayCpException(
+          INVALID_ARGUMENT,
+          "--size, --files and --file-sizes describe a --what-if copy; a live plan lists SRC, so"
+              + " drop them");
+    }
+    for (Integer count : new Integer[] {sourceNodes, destinationNodes, replication}) {
+      if (count != null && count < 1) {
+        throw new RelayCpException(
+            INVALID_ARGUMENT,
+            "node counts and --replication must be 1 or more, got " + count + "; give 1 or more");
+      }
+    }
+  }
+
+  private LiveInputs liveInputs(Configuration configuration, ThroughputHistory measured) {
+    URI sourceUri = CopyCommand.uri(locations.get(0), "SRC");
+    URI destinationUri = CopyCommand.uri(locations.get(1), "DST");
+    ClusterSurvey survey = ClusterSurvey.of(FileSystemOpener.of(configuration), sourceUri,
+        destinationUri, optional(sourceNodes), optional(destinationNodes));
+    return LiveInputs.of(survey, measured,
+        new LiveInputs.RateFlag("--external", DataRate.parse(external), given("--external")),
+        new LiveInputs.RateFlag("--internal", DataRate.parse(internal), given("--internal")));
+  }
+
+  private boolean given(String option) {
+    return spec.commandLine().getParseResult() != null
+        && spec.commandLine().getParseResult().hasMatchedOption(option);
+  }
+
+  private static int orOne(Integer value) {
+    return value == null ? 1 : value;
+  }
+
+  private static OptionalInt optional(Integer value) {
+    return value == null ? OptionalInt.empty() : OptionalInt.of(value);
+  }
+
   private Workload workload() {
     if (fileSizes != null) {
       if (size != null) {
@@ -297,7 +385,7 @@ public final class PlanCommand implements Callable<Integer> {
       throw new RelayCpException(
           INVALID_ARGUMENT, "--what-if needs --size (e.g. --size 8GiB) or --file-sizes");
     }
-    return Workload.equalFiles(DataSize.parse(size), files);
+    return Workload.equalFiles(DataSize.parse(size), files == null ? 1 : files);
   }
 
   private Optional<RelayCatalog> catalog(boolean required, List<String> notes) {
@@ -316,17 +404,19 @@ public final class PlanCommand implements Callable<Integer> {
   }
 
   private MachineType machine(
-      Optional<RelayCatalog> relayCatalog, DataRate nodeExternal, DataRate nodeInternal, List<String> notes) {
+      Optional<RelayCatalog> relayCatalog, DataRate nodeExternal, DataRate nodeInternal,
+      ThroughputHistory measured, Path historyFile, List<String> notes) {
     if (vmType == null) {
+      String name = whatIf ? "what-if" : "as-nodes";
       return new MachineType(
-          "what-if", "-", "what-if", vmPricePerHour, nodeExternal, nodeInternal, bootSeconds, 1, 0,
-          "--external, --internal, --boot-seconds, --vm-price-per-hour");
+          name, "-", name, vmPricePerHour, nodeExternal, nodeInternal, bootSeconds, 1, 0,
+          whatIf
+              ? "--external, --internal, --boot-seconds, --vm-price-per-hour"
+              : "the source datanodes' rates, --boot-seconds, --vm-price-per-hour");
     }
     RelayCatalog found = relayCatalog.orElseThrow();
     MachineType chosen =
         vmType.equalsIgnoreCase("auto") ? found.mostWanPerDollar(Optional.empty(), 1) : found.find(vmType);
-    Path historyFile = history != null ? history : ThroughputHistoryFile.defaultPath(System.getenv());
-    ThroughputHistory measured = ThroughputHistoryFile.loadIfPresent(historyFile);
     MachineType withHistory = measured.applyTo(chosen);
     if (withHistory.equals(chosen)) {
       notes.add("figures of " + chosen.provider() + "/" + chosen.name() + " from the catalog: " + chosen.source());

@@ -17,6 +17,7 @@ import picocli.CommandLine.HelpCommand;
         RelayCommand.class,
         DemoCommand.class,
         PlanCommand.class,
+        ProbeCommand.class,
         BenchCommand.class,
         HelpCommand.class
     },

@@ -119,7 +119,21 @@ public final class ThroughputHistoryFile {
    * same file; the later save wins.
    */
   public static ThroughputHistory record(Path file, String key, DataRate sample, Instant at) {
-    ThroughputHistory updated = loadIfPresent(file).record(key, sample, at);
+    return recordAll(file, Map.of(key, sample), at);
+  }
+
+  /**
+   * Adds one sample per key, all measured at {@code at}, with one read and one write of the
+   * file. Same concurrency caveat as {@link #record}.
+   */
+  public static ThroughputHistory recordAll(Path file, Map<String, DataRate> samples, Instant at) {
+    requireNonNull(file, "file is null");
+    requireNonNull(samples, "samples is null");
+    requireNonNull(at, "at is null");
+    ThroughputHistory updated = loadIfPresent(file);
+    for (Map.Entry<String, DataRate> sample : new TreeMap<>(samples).entrySet()) {
+      updated = updated.record(sample.getKey(), sample.getValue(), at);
+    }
     save(file, updated);
     return updated;
   }

@@ -81,7 +81,7 @@ public final class CopyDriver {
     LOG.info("Transfer {}: {} files, {} bytes, {} chunks, {} routes", transferId,
         tree.files().size(), tree.totalBytes(), chunks.size(), routes.size());
     StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
-    Run run = new Run(settings, tree, chunks, staging, destination, progress, routes.size());
+    Run run = new Run(settings, tree, chunks, staging, destination, progress, routes);
     PhaseClock phases = new PhaseClock(started);
     phases.end("listing");
     NioEventLoopGroup eventLoops =
@@ -115,7 +115,7 @@ public final class CopyDriver {
       return new CopyReport(settings.source().toString(), destinationRoot.toString(),
           tree.totalBytes(), tree.files().size(), tree.directories().size(), seconds,
           routes.size(), run.routesDropped.get(), chunks.size(), run.chunksResent.get(),
-          verification, phases.seconds());
+          verification, run.routeResults(), phases.seconds());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "the copy was interrupted", e);
@@ -198,17 +198,23 @@ public final class CopyDriver {
     private final AtomicInteger chunksResent = new AtomicInteger();
     private final AtomicInteger routesDropped = new AtomicInteger();
     private final int routes;
+    /** Per route, filled before any worker starts; and for each chunk out, its route's. */
+    private final Map<Route, RouteCounters> routeCounters = new java.util.LinkedHashMap<>();
+    private final Map<Integer, RouteCounters> chunkRoutes = new ConcurrentHashMap<>();
     private MultipartUploader uploader;
 
     Run(CopySettings settings, SourceTree tree, List<Chunk> chunks, StagingArea staging,
-        FileSystem destination, TransferProgress.Listener progress, int routes) {
+        FileSystem destination, TransferProgress.Listener progress, List<Route> routes) {
       this.settings = settings;
       this.tree = tree;
       this.chunks = chunks;
       this.staging = staging;
       this.destination = destination;
       this.progress = progress;
-      this.routes = routes;
+      this.routes = routes.size();
+      for (Route route : routes) {
+        routeCounters.putIfAbsent(route, new RouteCounters(route, System::nanoTime));
+      }
       this.queue = new ChunkQueue(chunks);
       this.sends = new AtomicIntegerArray(chunks.size());
     }
@@ -260,8 +266,29 @@ public final class CopyDriver {
           : ChunkTarget.part(staging.multipartFile(chunk.fileIndex()),
               uploads.get(chunk.fileIndex()), partNumber(chunk, send), file.replication(),
               file.blockSize());
+      RouteCounters counters = routeCounters.get(route);
+      counters.sent();
+      chunkRoutes.put(chunk.id(), counters);
       return new ChunkOrder(chunk.id(), file.uri(), chunk.offset(), chunk.length(),
           route.writer().toString(), target);
+    }
+
+    /** What each route carried, in route order. */
+    List<RouteResult> routeResults() {
+      return routeCounters.values().stream().map(RouteCounters::result).toList();
+    }
+
+    /** The chunk is back from its route; {@code bytes} delivered, or -1 if it was not. */
+    private void backFromRoute(Chunk chunk, long bytes) {
+      RouteCounters counters = chunkRoutes.remove(chunk.id());
+      if (counters == null) {
+        return;
+      }
+      if (bytes >= 0) {
+        counters.delivered(bytes);
+      } else {
+        counters.returned();
+      }
     }
 
     /** Parts sort by chunk, and every send of a chunk has a number of its own. */
@@ -271,6 +298,7 @@ public final class CopyDriver {
 
     @Override
     public void chunkDone(Chunk chunk, ChunkDone done) {
+      backFromRoute(chunk, chunk.length());
       int send = sends.get(chunk.id()) - 1;
       if (chunk.wholeFile()) {
         wholeFiles.put(chunk.fileIndex(), staging.wholeFile(chunk.fileIndex(), send));
@@ -285,6 +313,7 @@ public final class CopyDriver {
 
     @Override
     public void chunkFailed(Chunk chunk, ErrorCode code, String message) {
+      backFromRoute(chunk, -1);
       if (code.retryable()) {
         LOG.warn("Chunk {} of file {} failed ({}), sending it again: {}", chunk.indexInFile(),
             tree.files().get(chunk.fileIndex()).uri(), code, message);
@@ -297,6 +326,8 @@ public final class CopyDriver {
     @Override
     public void routeDropped(Route route, String why, List<Chunk> inFlight) {
       routesDropped.incrementAndGet();
+      routeCounters.get(route).dropped();
+      inFlight.forEach(chunk -> backFromRoute(chunk, -1));
       inFlight.forEach(queue::requeue);
       if (routesDropped.get() >= routes) {
         queue.fail(new RelayCpException(ErrorCode.NO_ROUTES_LEFT,

@@ -10,6 +10,7 @@ import java.util.Map;
 /**
  * What a finished copy did. Only a copy whose every file verified returns a report.
  *
+ * @param routeResults what each route carried, in route order
  * @param phaseSeconds wall seconds of each phase in order: listing (with the checks of the
  *     targets and the staging set-up), copying, completing (multipart uploads), verifying,
  *     committing
@@ -26,6 +27,7 @@ public record CopyReport(
     int chunks,
     int chunksResent,
     List<FileVerification> verification,
+    List<RouteResult> routeResults,
     Map<String, Double> phaseSeconds) {
 
   public CopyReport {
@@ -34,6 +36,7 @@ public record CopyReport(
         new LinkedHashMap<>(requireNonNull(phaseSeconds, "phaseSeconds is null")));
     requireNonNull(destination, "destination is null");
     verification = List.copyOf(requireNonNull(verification, "verification is null"));
+    routeResults = List.copyOf(requireNonNull(routeResults, "routeResults is null"));
   }
 
   /** Megabytes (10^6 bytes) per second of wall time. */

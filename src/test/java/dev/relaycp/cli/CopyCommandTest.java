@@ -6,6 +6,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,8 +85,40 @@ class CopyCommandTest {
   }
 
   @Test
+  void pairsOptionsAreCheckedBeforeAnythingStarts() {
+    String[][] cases = {
+        {"--pairs", "0"},
+        {"--pairs", "many"},
+        {"--pairs", "auto", "--relays", "127.0.0.1:9", "--secret-file", "s"},
+        {"--local-relays", "1", "--pairs", "2"},
+        {"--local-relays", "1", "--budget", "1"},
+        {"--pairs", "2", "--objective", "fastest"},
+        {"--pairs", "auto", "--objective", "quickest"},
+        {"--pairs", "auto", "--dst-datanodes", "0"},
+    };
+    String[] fixes = {
+        "--pairs '0' is neither auto nor a number of 1 or more; e.g. --pairs 2",
+        "--pairs 'many' is neither auto nor a number of 1 or more; e.g. --pairs 2",
+        "--pairs starts relays here but --relays names running ones; use one of them",
+        "--local-relays N is --pairs N; give only one of them",
+        "steer --pairs auto; add --pairs auto or drop them",
+        "steer --pairs auto; add --pairs auto or drop them",
+        "unknown --objective 'quickest'; use fastest, cheapest or balanced",
+        "--src-datanodes and --dst-datanodes must be 1 or more, got 0",
+    };
+    for (int index = 0; index < cases.length; index++) {
+      List<String> arguments = new ArrayList<>(List.of("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b"));
+      arguments.addAll(List.of(cases[index]));
+      Result result = run(arguments.toArray(String[]::new));
+      assertThat(result.exitCode()).as(String.join(" ", cases[index])).isEqualTo(ExitCodes.USER);
+      assertThat(result.err().strip()).as(String.join(" ", cases[index]))
+          .startsWith("relaycp: ").contains(fixes[index]).doesNotContain("\n");
+    }
+  }
+
+  @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"copy", "relay", "demo", "plan"}) {
+    for (String command : new String[] {"copy", "relay", "demo", "plan", "probe"}) {
       Result result = run(command, "--help");
       assertThat(result.exitCode()).as(command).isZero();
       assertThat(result.out()).as(command).contains("Usage: relaycp " + command);

@@ -191,8 +191,8 @@ class PlanCommandTest {
   @Test
   void missingSizeAndLiveModeAreUserErrors() {
     assertThat(run("--what-if").output()).contains("--what-if needs --size");
-    Run live = run("hdfs://a/x", "hdfs://b/y");
-    assertThat(live.exitCode()).isEqualTo(3);
-    assertThat(live.output()).contains("live planning (relaycp plan SRC DST) is not available yet");
+    Run onlySource = run("hdfs://a/x");
+    assertThat(onlySource.exitCode()).isEqualTo(3);
+    assertThat(onlySource.output()).contains("give SRC and DST to plan a copy between live clusters");
   }
 }

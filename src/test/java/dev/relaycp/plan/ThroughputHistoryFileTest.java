@@ -27,6 +27,25 @@ class ThroughputHistoryFileTest {
   }
 
   @Test
+  void recordAllAddsOneSamplePerKeyInOneWrite() {
+    Path file = directory.resolve("history.json");
+    String first = ThroughputHistory.nodeKey("dn1", ThroughputHistory.Direction.EXTERNAL);
+    String second = ThroughputHistory.nodeKey("dn2", ThroughputHistory.Direction.EXTERNAL);
+    Instant at = Instant.parse("2024-01-01T00:00:00Z");
+    ThroughputHistoryFile.record(file, first, DataRate.ofMebibytesPerSecond(10), at);
+
+    ThroughputHistoryFile.recordAll(
+        file,
+        Map.of(first, DataRate.ofMebibytesPerSecond(10), second, DataRate.ofMebibytesPerSecond(20)),
+        at.plusSeconds(3600));
+
+    ThroughputHistory loaded = ThroughputHistoryFile.load(file);
+    assertThat(loaded.estimate(first).orElseThrow().samples()).isEqualTo(2);
+    assertThat(loaded.estimate(second).orElseThrow().samples()).isEqualTo(1);
+    assertThat(loaded.rate(second).orElseThrow().mebibytesPerSecond()).isEqualTo(20.0);
+  }
+
+  @Test
   void aMissingFileIsAnEmptyHistoryAndAMalformedOneAnError() throws Exception {
     assertThat(ThroughputHistoryFile.loadIfPresent(directory.resolve("none.json")).estimates()).isEmpty();
     Path bad = Files.writeString(directory.resolve("bad.json"), "{\"version\": 7}");

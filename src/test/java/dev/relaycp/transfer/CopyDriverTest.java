@@ -73,6 +73,17 @@ class CopyDriverTest {
         "listing", "copying", "completing", "verifying", "committing");
     assertThat(report.phaseSeconds().values().stream().mapToDouble(Double::doubleValue).sum())
         .isLessThanOrEqualTo(report.seconds());
+    assertThat(report.routeResults()).extracting(RouteResult::routeId).containsExactly(0, 1);
+    assertThat(report.routeResults().stream().mapToLong(RouteResult::bytes).sum())
+        .isEqualTo(report.bytes());
+    assertThat(report.routeResults().stream().mapToInt(RouteResult::chunks).sum())
+        .isEqualTo(report.chunks() - report.chunksResent());
+    for (RouteResult route : report.routeResults()) {
+      assertThat(route.dropped()).isFalse();
+      if (route.bytes() > 0) {
+        assertThat(route.busySeconds()).isPositive().isLessThanOrEqualTo(report.seconds());
+      }
+    }
     for (String file : files) {
       Path from = new Path("/data", file);
       Path to = new Path("/copy", file);
@@ -213,6 +224,9 @@ class CopyDriverTest {
 
       assertThat(killed).isTrue();
       assertThat(report.routesDropped()).isEqualTo(1);
+      assertThat(report.routeResults()).filteredOn(RouteResult::dropped).hasSize(1);
+      assertThat(report.routeResults().stream().mapToLong(RouteResult::bytes).sum())
+          .isEqualTo(report.bytes());
       assertThat(report.allVerified()).isTrue();
       for (String file : files) {
         assertThat(read(destination, new Path("/survived", file))).as(file)

@@ -1,0 +1,102 @@
+package dev.relaycp.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.plan.Constraints;
+import dev.relaycp.plan.CopyOverheads;
+import dev.relaycp.plan.DataRate;
+import dev.relaycp.plan.DataSize;
+import dev.relaycp.plan.DistcpSettings;
+import dev.relaycp.plan.MachineType;
+import dev.relaycp.plan.Plan;
+import dev.relaycp.plan.PlanInput;
+import dev.relaycp.plan.Planner;
+import dev.relaycp.plan.Pricing;
+import dev.relaycp.plan.RelaycpSettings;
+import dev.relaycp.plan.ThesisSettings;
+import dev.relaycp.plan.ThroughputHistory;
+import dev.relaycp.plan.ThroughputHistory.Direction;
+import dev.relaycp.transfer.ClusterSurvey;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * {@code copy --pairs auto}: how many local relay pairs to start, chosen by the relaycp model
+ * over p = 1..max (a copy always has at least one route) from the source's listing, the
+ * clusters' datanode counts and the throughput history.
+ *
+ * <p>Local relays are processes on this machine: they cost nothing, boot in about {@value
+ * #LOCAL_BOOT_SECONDS} s, and send at this machine's measured rate ({@code node/127.0.0.1} in
+ * the history) or, unmeasured, at the source datanodes' rate. The model also counts a relay on
+ * every source datanode, which the local provisioner does not start, so its times are a lower
+ * bound; it ranks the choices of p, it does not promise their seconds.
+ *
+ * @param pairs how many pairs to start
+ * @param plan the plan the choice came from
+ * @param notes where each figure came from
+ */
+record AutoPairs(int pairs, Plan plan, List<String> notes) {
+  static final double LOCAL_BOOT_SECONDS = 2;
+  static final String LOOPBACK = "127.0.0.1";
+  static final DataRate DEFAULT_EXTERNAL = DataRate.ofMebibytesPerSecond(15);
+  static final DataRate DEFAULT_INTERNAL = DataRate.ofMebibytesPerSecond(90);
+
+  AutoPairs {
+    requireNonNull(plan, "plan is null");
+    notes = List.copyOf(requireNonNull(notes, "notes is null"));
+  }
+
+  /** What the choice depends on besides the clusters; each given once, by the copy command. */
+  record Request(URI source, URI destination, OptionalInt sourceDatanodes,
+      OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
+      int maximumPairs, int blocksPerChunk, int streamsPerRelay) {
+    Request {
+      requireNonNull(source, "source is null");
+      requireNonNull(destination, "destination is null");
+      requireNonNull(sourceDatanodes, "sourceDatanodes is null");
+      requireNonNull(destinationDatanodes, "destinationDatanodes is null");
+      requireNonNull(history, "history is null");
+      requireNonNull(constraints, "constraints is null");
+    }
+  }
+
+  static AutoPairs choose(FileSystemOpener opener, Request request) {
+    requireNonNull(opener, "opener is null");
+    requireNonNull(request, "request is null");
+    ClusterSurvey survey = ClusterSurvey.of(opener, request.source(), request.destination(),
+        request.sourceDatanodes(), request.destinationDatanodes());
+    LiveInputs live = LiveInputs.of(survey, request.history(),
+        new LiveInputs.RateFlag("relaycp plan --external", DEFAULT_EXTERNAL, false),
+        new LiveInputs.RateFlag("relaycp plan --internal", DEFAULT_INTERNAL, false));
+    List<String> notes = new ArrayList<>(live.notes());
+    Optional<DataRate> measuredHere =
+        LiveInputs.measured(List.of(LOOPBACK), Direction.EXTERNAL, request.history());
+    DataRate relayRate = measuredHere.orElse(live.source().external());
+    notes.add(String.format(Locale.ROOT, "local relays' rate %.2f MiB/s: %s",
+        relayRate.mebibytesPerSecond(),
+        measuredHere.isPresent() ? "measured (throughput history of " + LOOPBACK + ")"
+            : "not measured, taken to be the source datanodes'"));
+    MachineType local = new MachineType("local", "-", "local-relay", 0, relayRate,
+        DataRate.ofMebibytesPerSecond(Math.max(relayRate.mebibytesPerSecond(),
+            live.source().internal().mebibytesPerSecond())),
+        LOCAL_BOOT_SECONDS, 1, 0, "relay processes on this machine");
+    DataSize chunk = DataSize.ofBytes(
+        Math.multiplyExact(live.blockSize().bytes(), (long) request.blocksPerChunk()));
+    DistcpSettings distcp = DistcpSettings.DEFAULT;
+    PlanInput input = new PlanInput(live.workload(), live.source(), live.destination(), local,
+        new Pricing(0.02, 0),
+        new RelaycpSettings(chunk, request.streamsPerRelay(), CopyOverheads.DEFAULT),
+        new DistcpSettings(distcp.maxMaps(), distcp.slotsPerNode(), distcp.jobStartSeconds(),
+            distcp.taskStartSeconds(), distcp.perFileSeconds(), distcp.blocksPerChunk(),
+            live.blockSize()),
+        ThesisSettings.DEFAULT);
+    Plan plan = Planner.plan(input, Planner.model("relaycp"), 1, request.maximumPairs(),
+        request.constraints());
+    return new AutoPairs(Math.max(1, plan.chosen().pairs()), plan.withNotes(notes), notes);
+  }
+}

@@ -1,0 +1,33 @@
+package dev.relaycp.cli;
+
+import dev.relaycp.plan.ThroughputHistoryFile;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Where the throughput history lives and whether commands add to it: {@code --history FILE},
+ * else the {@value #FILE_KEY} property, else {@code $XDG_CONFIG_HOME/relaycp/history.json} or
+ * {@code ~/.config/relaycp/history.json}. {@code --no-history} or {@value #ENABLED_KEY}{@code
+ * =false} stops {@code copy} and {@code probe} from recording.
+ */
+final class HistoryFile {
+  static final String FILE_KEY = "relaycp.history.file";
+  static final String ENABLED_KEY = "relaycp.history.enabled";
+
+  private HistoryFile() {}
+
+  static Path path(Path option, Configuration configuration, Map<String, String> environment) {
+    if (option != null) {
+      return option;
+    }
+    String configured = configuration.getTrimmed(FILE_KEY, "");
+    return configured.isEmpty()
+        ? ThroughputHistoryFile.defaultPath(environment)
+        : Path.of(configured);
+  }
+
+  static boolean recording(boolean noHistoryFlag, Configuration configuration) {
+    return !noHistoryFlag && configuration.getBoolean(ENABLED_KEY, true);
+  }
+}

@@ -1,0 +1,55 @@
+package dev.relaycp.transfer;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.function.LongSupplier;
+
+/**
+ * Counts one route's delivered bytes and chunks and its busy time, from the driver's callbacks:
+ * {@link #sent} when a chunk goes out on the route, {@link #delivered} or {@link #returned} when
+ * it comes back done or not. Busy time runs while at least one chunk is out. Thread-safe.
+ */
+final class RouteCounters {
+  private final Route route;
+  private final LongSupplier nanoClock;
+  private int inFlight;
+  private long busySince;
+  private long busyNanos;
+  private long bytes;
+  private int chunks;
+  private boolean dropped;
+
+  RouteCounters(Route route, LongSupplier nanoClock) {
+    this.route = requireNonNull(route, "route is null");
+    this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+  }
+
+  synchronized void sent() {
+    if (inFlight++ == 0) {
+      busySince = nanoClock.getAsLong();
+    }
+  }
+
+  synchronized void delivered(long chunkBytes) {
+    bytes += chunkBytes;
+    chunks++;
+    returned();
+  }
+
+  /** A chunk that was out on the route is back without being delivered (failed, handed back). */
+  synchronized void returned() {
+    if (inFlight > 0 && --inFlight == 0) {
+      busyNanos += nanoClock.getAsLong() - busySince;
+    }
+  }
+
+  synchronized void dropped() {
+    dropped = true;
+  }
+
+  synchronized RouteResult result() {
+    long busy = busyNanos + (inFlight > 0 ? nanoClock.getAsLong() - busySince : 0);
+    return new RouteResult(route.id(), route.reader(), route.writer(), bytes, chunks,
+        busy / 1e9, dropped);
+  }
+}
