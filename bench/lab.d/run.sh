@@ -87,12 +87,14 @@ gen_dataset() {
   log "generating dataset $ds on the source cluster"
   for part in $(dataset_parts "$ds"); do
     IFS=: read -r sub files size <<<"$part"
-    local threads=2; ((size < MiB)) && threads=8
+    local threads=2 writers=() w; ((size < MiB)) && threads=8
     for ((i = 1; i <= n; i++)); do
       JOPTS=-Xmx256m host_java "src-dn$i" LabTool gen "$(nn_uri src)/lab/$ds/$sub" "$files" "$size" $((i - 1)) "$n" "$threads" \
         >> "$LAB_DIR/gen.log" 2>&1 &
+      writers+=($!)
     done
-    wait || die "generating $ds failed; see $LAB_DIR/gen.log"
+    # Only the writers: relays started for an earlier dataset are this shell's children too.
+    for w in "${writers[@]}"; do wait "$w" || die "generating $ds failed; see $LAB_DIR/gen.log"; done
   done
   touch "$LAB_DIR/gen.$ds"
 }
@@ -160,6 +162,15 @@ start_existing_relays() {
   head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$LAB_DIR/secret"; chmod 600 "$LAB_DIR/secret"
   local h
   for h in $(datanodes src) $(datanodes dst); do start_relay "$h"; done
+  # Relays on datanodes are daemons that run before a copy starts: wait until each listens,
+  # so no copy's time includes their JVMs' start.
+  for h in $(datanodes src) $(datanodes dst); do
+    local waited=0
+    until grep -q "listening on" "$LAB_DIR/hosts/$h/logs/relay.log" 2>/dev/null; do
+      ((waited++ < 600)) || die "the relay on $h did not start; see $LAB_DIR/hosts/$h/logs/relay.log"
+      sleep 0.2
+    done
+  done
   relays_started=1
 }
 start_relay() {
@@ -173,24 +184,34 @@ start_relay() {
   for _ in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.relay" ]] && break; sleep 0.2; done
 }
 
-# A spawned relay host. Its namespace is made at once with only a loopback, and the relay
-# starts in it, unreachable; after the boot delay the host is joined to its site and
-# shaped like any other. So the delay covers the VM's boot and its relay's start, as the
-# thesis's boot time T_v does, and the lab's spawned JVMs start while the copy is still
-# light rather than all at once in its busiest seconds (a real VM brings its own CPU; here
-# every JVM shares the machine's two cores). Args: host [delay]
-spawn_relay_host() {
-  local h=${1:?usage: bench/lab spawn src-spN|dst-spN [delay]} delay=${2:-$LAB_BOOT_DELAY}
+# A spawned relay host, in two steps. `prepare_spawned_host` makes its namespace with only
+# a loopback and starts its relay there, unreachable, and waits until it listens: a real
+# VM boots and starts its relay on its own CPU, while here every JVM shares the machine's
+# two cores, so the relay's JVM start is kept out of the copy's time. `attach_spawned_host`
+# then joins it to its site and shapes it like any other host after the boot delay counted
+# from the copy's start, the thesis's T_v. `bench/lab spawn HOST [delay]` does both.
+prepare_spawned_host() {
+  local h=$1 waited=0
   [[ $h =~ ^(src|dst)-sp[0-9]+$ ]] || die "spawned hosts are named src-spN or dst-spN"
-  local until=$(($(date +%s%N) + delay * 1000000000))
   net_add_namespace "$h"
   start_relay "$h"
-  local left=$(((until - $(date +%s%N)) / 1000000))
-  ((left > 0)) && sleep "$(printf '%d.%03d' $((left / 1000)) $((left % 1000)))"
+  until grep -q "listening on" "$LAB_DIR/hosts/$h/logs/relay.log" 2>/dev/null; do
+    ((waited++ < 600)) || die "the relay on $h did not start; see $LAB_DIR/hosts/$h/logs/relay.log"
+    sleep 0.2
+  done
+}
+attach_spawned_host() {
+  local h=$1 delay=$2
+  sleep "$delay"
   net_attach_host "$h"
   # The host counts towards the physical limit from here, when its "VM" has booted.
   echo "$h $(date +%s.%N)" >> "$LAB_DIR/spawned.times"
   log "spawned $h ($(host_ip "$h")) after ${delay}s"
+}
+spawn_relay_host() {
+  local h=${1:?usage: bench/lab spawn src-spN|dst-spN [delay]} delay=${2:-$LAB_BOOT_DELAY}
+  prepare_spawned_host "$h"
+  attach_spawned_host "$h" "$delay"
 }
 
 remove_spawned() {
@@ -218,11 +239,12 @@ run_relaycp() {
   for ((i = 1; i <= k; i++)); do srcs+=",src-sp$i:$RELAY_PORT"; dsts+=",dst-sp$i:$RELAY_PORT"; done
   fs_rm "$(nn_uri dst)/relaycp/$ds"
   rm -f "$LAB_DIR/spawned.times"
-  # Spawned hosts come up after the boot delay, counted from the copy's start.
+  # Spawned hosts join after the boot delay, counted from the copy's start.
   local spawners=()
+  for ((i = 1; i <= k; i++)); do prepare_spawned_host "src-sp$i"; prepare_spawned_host "dst-sp$i"; done
   for ((i = 1; i <= k; i++)); do
-    spawn_relay_host "src-sp$i" & spawners+=($!)
-    spawn_relay_host "dst-sp$i" & spawners+=($!)
+    attach_spawned_host "src-sp$i" "$LAB_BOOT_DELAY" & spawners+=($!)
+    attach_spawned_host "dst-sp$i" "$LAB_BOOT_DELAY" & spawners+=($!)
   done
   log "relaycp $ds k=$k: relays $srcs -> $dsts"
   measure "$rj" relaycp "$ds" "$k" "$((LAB_DATANODES + k))" "$((LAB_DATANODES + k))" \

@@ -221,6 +221,31 @@ public final class PlanCommand implements Callable<Integer> {
       description = "DistCp -blocksperchunk; 0 copies whole files (default: ${DEFAULT-VALUE}).")
   int distcpBlocksPerChunk;
 
+  @Option(names = "--distcp-job-seconds", paramLabel = "SECONDS",
+      defaultValue = "20",
+      description = "DistCp's job start-up before its first map starts: listing, submission, the"
+          + " MapReduce application master (default: ${DEFAULT-VALUE}).")
+  double distcpJobSeconds;
+
+  @Option(names = "--distcp-task-seconds", paramLabel = "SECONDS", defaultValue = "4",
+      description = "Start-up of each DistCp map container (default: ${DEFAULT-VALUE}).")
+  double distcpTaskSeconds;
+
+  @Option(names = "--distcp-file-seconds", paramLabel = "SECONDS", defaultValue = "0.1",
+      description = "DistCp's cost per file besides its bytes: create, close, checksum"
+          + " comparison, rename (default: ${DEFAULT-VALUE}).")
+  double distcpFileSeconds;
+
+  @Option(names = "--relaycp-start-seconds", paramLabel = "SECONDS", defaultValue = "2",
+      description = "relaycp's start-up before listing: the driver's JVM and its first"
+          + " connections (default: ${DEFAULT-VALUE}).")
+  double relaycpStartSeconds;
+
+  @Option(names = "--relaycp-file-seconds", paramLabel = "SECONDS", defaultValue = "0.02",
+      description = "relaycp's cost per file on a stream besides its bytes: open, create, close"
+          + " (default: ${DEFAULT-VALUE}).")
+  double relaycpFileSeconds;
+
   @Option(names = "--block-size", paramLabel = "SIZE",
       description = "HDFS block size (what-if default: 128MiB; live: the source files' largest).")
   String blockSize;
@@ -229,6 +254,14 @@ public final class PlanCommand implements Callable<Integer> {
   boolean json;
 
   public PlanCommand() {}
+
+  /** The default overheads with the start-up and per-file costs the options give. */
+  private CopyOverheads overheads() {
+    CopyOverheads defaults = CopyOverheads.DEFAULT;
+    return new CopyOverheads(relaycpStartSeconds, defaults.listingSecondsPerFile(),
+        relaycpFileSeconds, defaults.perChunkSeconds(), defaults.commitSecondsPerFile(),
+        defaults.verifySecondsPerFile());
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -273,11 +306,10 @@ public final class PlanCommand implements Callable<Integer> {
             destination,
             machine,
             new Pricing(egressPerGigabyte, nodePricePerHour),
-            new RelaycpSettings(DataSize.parse(chunkSize), streamsPerRelay, CopyOverheads.DEFAULT),
+            new RelaycpSettings(DataSize.parse(chunkSize), streamsPerRelay, overheads()),
             new DistcpSettings(
-                distcpMaps, distcpSlotsPerNode, DistcpSettings.DEFAULT.jobStartSeconds(),
-                DistcpSettings.DEFAULT.taskStartSeconds(), DistcpSettings.DEFAULT.perFileSeconds(),
-                distcpBlocksPerChunk, blocks),
+                distcpMaps, distcpSlotsPerNode, distcpJobSeconds, distcpTaskSeconds,
+                distcpFileSeconds, distcpBlocksPerChunk, blocks),
             new ThesisSettings(
                 variant(), DataRate.parse(splitRate), pretestSeconds, DataRate.parse(splitRate),
                 DataRate.parse(splitRate)));

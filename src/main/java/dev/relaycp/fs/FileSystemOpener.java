@@ -6,18 +6,29 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * Opens Hadoop file systems for relaycp. Every FileSystem it returns compares checksums in
  * {@code COMPOSITE_CRC} mode, which does not depend on block or chunk size, so a source and a
  * destination with different layouts give equal checksums for equal bytes.
+ *
+ * <p>Hadoop's own cache ({@code FileSystem.get}) keys instances by scheme, authority and user,
+ * not by configuration: code that opened the same cluster first (a test, an embedding
+ * application) would hand relaycp an instance in another checksum mode. So relaycp keeps its
+ * own instances ({@code FileSystem.newInstance}), one per scheme, authority and user, shared by
+ * every opener in the process; Hadoop's shutdown hook closes them.
  */
 public final class FileSystemOpener {
   /** The Hadoop key that selects how block checksums are combined into a file checksum. */
   public static final String CHECKSUM_COMBINE_MODE = "dfs.checksum.combine.mode";
+
+  private static final Map<Key, FileSystem> OPENED = new ConcurrentHashMap<>();
 
   private final Configuration configuration;
 
@@ -34,11 +45,23 @@ public final class FileSystemOpener {
     return new Configuration(configuration);
   }
 
-  /** The (cached) FileSystem for {@code uri}. */
+  /** The FileSystem for {@code uri}, shared with relaycp's other users of the same cluster. */
   public FileSystem open(URI uri) {
     requireNonNull(uri, "uri is null");
     try {
-      return FileSystem.get(uri, configuration);
+      FileSystem fileSystem = FileSystem.get(uri, configuration);
+      Key key = new Key(fileSystem.getUri(), UserGroupInformation.getCurrentUser());
+      FileSystem own = OPENED.get(key);
+      if (own == null) {
+        synchronized (OPENED) {
+          own = OPENED.get(key);
+          if (own == null) {
+            own = FileSystem.newInstance(fileSystem.getUri(), configuration);
+            OPENED.put(key, own);
+          }
+        }
+      }
+      return own;
     } catch (UnsupportedFileSystemException e) {
       throw new RelayCpException(ErrorCode.UNSUPPORTED_FILESYSTEM,
           "no Hadoop FileSystem for scheme '" + uri.getScheme() + "' in " + uri
@@ -50,4 +73,6 @@ public final class FileSystemOpener {
           "cannot use " + uri + ": " + e.getMessage() + "; write it as scheme://host:port/path", e);
     }
   }
+
+  private record Key(URI fileSystem, UserGroupInformation user) {}
 }

@@ -1,0 +1,54 @@
+package dev.relaycp.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.net.URI;
+import java.nio.file.Files;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class FileSystemOpenerTest {
+  static MiniDFSCluster cluster;
+
+  @BeforeAll
+  static void start() throws Exception {
+    File base = Files.createTempDirectory("opener-test").toFile();
+    Configuration configuration = new Configuration();
+    configuration.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
+    cluster = new MiniDFSCluster.Builder(configuration).numDataNodes(1).build();
+    cluster.waitActive();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.shutdown(true);
+    }
+  }
+
+  @Test
+  void checksumsAreCompositeEvenWhenTheClusterWasOpenedFirstInAnotherMode() throws Exception {
+    URI uri = cluster.getURI();
+    Configuration other = new Configuration();
+    other.set(FileSystemOpener.CHECKSUM_COMBINE_MODE, "MD5MD5CRC");
+    FileSystem first = FileSystem.get(uri, other);
+    Path file = new Path("/two-blocks");
+    try (FSDataOutputStream out = first.createFile(file).blockSize(1 << 20).build()) {
+      out.write(new byte[(3 << 20) / 2]);
+    }
+    assertThat(first.getFileChecksum(file).getAlgorithmName()).startsWith("MD5-of-");
+
+    FileSystem opened = FileSystemOpener.of(new Configuration()).open(uri);
+
+    assertThat(opened.getFileChecksum(file).getAlgorithmName()).startsWith("COMPOSITE-");
+    assertThat(FileSystemOpener.of(new Configuration()).open(new URI(uri + "/some/path")))
+        .isSameAs(opened);
+  }
+}
