@@ -125,6 +125,23 @@ def probe_rate(probe, kind):
     return sum(rates) / len(rates) / 8.0 if rates else None
 
 
+# The planner's defaults for a DistCp map's start-up and per-file cost (DistcpSettings).
+DISTCP_TASK_SECONDS = 4.0
+DISTCP_FILE_SECONDS = 0.1
+
+
+def startup_seconds(folder):
+    """Wall seconds of each tool's one-file copy (dataset T), when the run measured them."""
+    out = {}
+    for tool, name in (("distcp", "T-distcp.json"), ("relaycp", "T-relaycp-k0.json")):
+        path = os.path.join(folder, "startup", name)
+        if os.path.exists(path):
+            run = json.load(open(path))
+            if run.get("exit_code") == 0 and run.get("wall_seconds"):
+                out[tool] = run["wall_seconds"]
+    return out
+
+
 def predict(folder, lab, probe, runs):
     """The planner's predicted seconds for every run, from `relaycp plan --what-if` given
     the lab's own figures: the dataset's file sizes, node counts, slots, block size, boot
@@ -132,6 +149,7 @@ def predict(folder, lab, probe, runs):
     recorded them). Keyed by (dataset, tool, k)."""
     binary = lab.get("relaycp_bin")
     external, internal = probe_rate(probe, "cross-site"), probe_rate(probe, "in-site")
+    startup = startup_seconds(folder)
     sizes = lab.get("file_sizes") or {}
     if not binary or not os.path.exists(binary) or not external or not internal:
         return {}
@@ -149,6 +167,14 @@ def predict(folder, lab, probe, runs):
                   "--boot-seconds", str(lab["boot_delay_s"]),
                   "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
                   "--distcp-maps", str(slots), "--distcp-slots-per-node", str(lab["slots_per_node"])]
+        if "distcp" in startup:
+            # The one-file job is the job start-up, one map's start-up and one file.
+            job = max(0.0, startup["distcp"] - DISTCP_TASK_SECONDS - DISTCP_FILE_SECONDS)
+            common += ["--distcp-job-seconds", f"{job:.1f}",
+                       "--distcp-task-seconds", str(DISTCP_TASK_SECONDS),
+                       "--distcp-file-seconds", str(DISTCP_FILE_SECONDS)]
+        if "relaycp" in startup:
+            common += ["--relaycp-start-seconds", f"{startup['relaycp']:.1f}"]
         for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
             cmd = [binary] + common + ["--model", model, "--pairs", pairs]
             res = subprocess.run(cmd, capture_output=True, text=True)
@@ -224,7 +250,7 @@ def main(folder):
         ok = r.get("exit_code") == 0 and (r.get("verify") or {}).get("ok") is True
         checks.append((f"{r['dataset']} {r['tool']} k={r['k']}: exit 0 and verified", ok))
     targets = target_checks(runs)
-    results = {"lab": lab, "probe": probe, "runs": runs,
+    results = {"lab": lab, "probe": probe, "runs": runs, "startup_seconds": startup_seconds(folder),
                "checks": [{"check": c, "passed": ok} for c, ok in checks],
                "targets": [{"target": c, "met": ok} for c, ok in targets],
                "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
@@ -264,8 +290,11 @@ def main(folder):
     md += ["", "## Targets (issue 4; performance, so reported, not failed on)", ""]
     md += [f"- {'MET' if ok else 'MISSED'} {c}" for c, ok in targets] or ["- none apply to these runs"]
     commands = sorted({r["prediction_command"] for r in runs if r.get("prediction_command")})
-    md += ["", "Predicted seconds: `relaycp plan --what-if` with the lab's figures and the probe's "
-           "measured rates:", ""] + [f"- `{c}`" for c in commands]
+    startup = startup_seconds(folder)
+    md += ["", "Predicted seconds: `relaycp plan --what-if` with the lab's figures, the probe's "
+           "measured rates, and each tool's start-up measured by copying one 1 KiB file "
+           f"(DistCp {fmt(startup.get('distcp'))} s, relaycp {fmt(startup.get('relaycp'))} s; "
+           "`startup/`):", ""] + [f"- `{c}`" for c in commands]
     md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "
            "`timeline-<dataset>.png` (MB/s crossing the WAN, sampled at the router every 0.25 s)"

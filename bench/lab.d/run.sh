@@ -65,7 +65,8 @@ dataset_parts() {
     S) echo ".:5000:$((64 * 1024))" ;;
     M) echo "big:4:$((256 * MiB)) small:3000:$((64 * 1024))" ;;
     Q) echo ".:4:$((16 * MiB))" ;;   # the quick set: 64 MiB
-    *) die "unknown dataset '$1' (L, S, M or Q)" ;;
+    T) echo ".:1:1024" ;;            # one 1 KiB file: each tool's start-up, for the planner
+    *) die "unknown dataset '$1' (L, S, M, Q or T)" ;;
   esac
 }
 
@@ -321,6 +322,17 @@ lab_run() {
   local t_start load_start; t_start=$(date +%s); load_start=$(cut -d' ' -f1-3 /proc/loadavg)
   log "probing the caps"
   probe_caps "$out" | tee "$out/probe.txt"
+  # Each tool's fixed start-up on this machine, from a copy of one 1 KiB file: an input of
+  # the planner's predictions (as a user would know their cluster's job start-up), kept
+  # apart from the datasets' runs.
+  # Skipped by --quick, which must finish in under five minutes.
+  if ((!quick)); then
+    log "measuring each tool's start-up (dataset T: one 1 KiB file)"
+    mkdir -p "$out/startup"
+    gen_dataset T
+    run_distcp T "$out/startup"
+    run_relaycp T 0 "$out/startup"
+  fi
   local ds k
   for ds in ${datasets//,/ }; do
     gen_dataset "$ds"

@@ -24,12 +24,16 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.tools.DistCp;
 import org.apache.hadoop.tools.DistCpOptions;
 import org.apache.hadoop.tools.DistCpOptions.FileAttribute;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Copies one dataset with relaycp (through local relay processes) and with DistCp (run
  * in-process) into two targets on the same destination, and verifies both by checksum.
  */
 public final class SideBySide {
+  private static final Logger LOG = LoggerFactory.getLogger(SideBySide.class);
+
   private final Configuration configuration;
   private final FileSystemOpener opener;
 
@@ -98,11 +102,11 @@ public final class SideBySide {
       files++;
       bytes += file.getLen();
       if (!targetFileSystem.exists(new Path(copy))) {
-        org.slf4j.LoggerFactory.getLogger(SideBySide.class).warn("{} has no copy at {}", file.getPath(), copy);
+        LOG.warn("{} has no copy at {}", file.getPath(), copy);
       } else if (verifier.verify(relative, file.getPath().toUri(), copy, file.getLen()).verified()) {
         verified++;
       } else {
-        org.slf4j.LoggerFactory.getLogger(SideBySide.class).warn("{} differs from {}", copy, file.getPath());
+        LOG.warn("{} differs from {}", copy, file.getPath());
       }
     }
     return new ToolRun(tool, bytes, files, seconds, verified, note);

@@ -44,7 +44,13 @@ import org.slf4j.LoggerFactory;
  */
 final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessage> {
   private static final Logger LOG = LoggerFactory.getLogger(ReaderSessionHandler.class);
+  /** How long to keep trying a writer that answered before and is gone now. */
   private static final long WRITER_WAIT_SECONDS = 5;
+  /**
+   * How long to keep trying a writer never reached yet: a spawned relay on the other site may
+   * boot later than this one; as long as the driver waits for a reader that is not up yet.
+   */
+  private static final long WRITER_BOOT_WAIT_SECONDS = 120;
 
   private final RelayConnector connector;
   private final HadoopRangeReader reader;
@@ -54,6 +60,7 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   private final Map<RelayAddress, java.util.concurrent.BlockingDeque<WriterLink>> idleLinks =
       new ConcurrentHashMap<>();
   private final java.util.Set<WriterLink> allLinks = ConcurrentHashMap.newKeySet();
+  private final java.util.Set<RelayAddress> writersReached = ConcurrentHashMap.newKeySet();
   private Channel driver;
 
   ReaderSessionHandler(
@@ -192,8 +199,10 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     }
     WriterLink fresh = new WriterLink(address);
     try {
-      // A writer started together with this reader may still be starting: give it a moment.
-      fresh.connection = connector.connectWaiting(address, fresh, WRITER_WAIT_SECONDS, 500);
+      long waitSeconds =
+          writersReached.contains(address) ? WRITER_WAIT_SECONDS : WRITER_BOOT_WAIT_SECONDS;
+      fresh.connection = connector.connectWaiting(address, fresh, waitSeconds, 500);
+      writersReached.add(address);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping");
