@@ -55,6 +55,7 @@ public final class RelayServer implements AutoCloseable {
     ExecutorService workers = Executors.newCachedThreadPool(workerThreads);
     RelayCounters counters = new RelayCounters();
     FileSystemOpener opener = FileSystemOpener.of(settings.configuration());
+    opener.prepare();
     RelayConnector connector = RelayConnector.limited(
         eventLoops, settings.secret(), settings.bytesPerSecondLimit());
     ServerBootstrap bootstrap = new ServerBootstrap()
