@@ -8,6 +8,7 @@ of their total, and 80% of the payload over that span."""
 import csv
 import glob
 import json
+import math
 import os
 import subprocess
 import sys
@@ -131,15 +132,45 @@ DISTCP_FILE_SECONDS = 0.1
 
 
 def startup_seconds(folder):
-    """Wall seconds of each tool's one-file copy (dataset T), when the run measured them."""
+    """Wall seconds of each tool's copies of one 1 KiB file (T) and of 300 (U), when the run
+    measured them: {"distcp": {"T": s, "U": s}, "relaycp": {...}}."""
     out = {}
-    for tool, name in (("distcp", "T-distcp.json"), ("relaycp", "T-relaycp-k0.json")):
-        path = os.path.join(folder, "startup", name)
-        if os.path.exists(path):
-            run = json.load(open(path))
-            if run.get("exit_code") == 0 and run.get("wall_seconds"):
-                out[tool] = run["wall_seconds"]
+    for tool, suffix in (("distcp", "distcp"), ("relaycp", "relaycp-k0")):
+        for ds in ("T", "U"):
+            path = os.path.join(folder, "startup", f"{ds}-{suffix}.json")
+            if os.path.exists(path):
+                run = json.load(open(path))
+                if run.get("exit_code") == 0 and run.get("wall_seconds"):
+                    out.setdefault(tool, {})[ds] = run["wall_seconds"]
     return out
+
+
+U_FILES = 300
+RELAYCP_STREAMS_PER_RELAY = 4
+
+
+def overhead_options(startup, lab):
+    """The planner's start-up and per-file options from the T and U copies. DistCp: T is the
+    job's start-up, one map's and one file's; U spreads 300 files over the slots, so each map
+    copies U_FILES / slots of them one after another. relaycp: T is its start-up; U's files
+    go over every datanode relay's streams at once."""
+    options = []
+    slots = lab["datanodes_per_site"] * lab["slots_per_node"]
+    streams = lab["datanodes_per_site"] * RELAYCP_STREAMS_PER_RELAY
+    distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
+    if "T" in distcp:
+        per_file = DISTCP_FILE_SECONDS
+        if "U" in distcp:
+            per_file = max(0.0, distcp["U"] - distcp["T"]) / math.ceil(U_FILES / slots)
+        job = max(0.0, distcp["T"] - DISTCP_TASK_SECONDS - per_file)
+        options += ["--distcp-job-seconds", f"{job:.1f}", "--distcp-task-seconds",
+                    str(DISTCP_TASK_SECONDS), "--distcp-file-seconds", f"{per_file:.3f}"]
+    if "T" in relaycp:
+        options += ["--relaycp-start-seconds", f"{relaycp['T']:.1f}"]
+        if "U" in relaycp:
+            per_file = max(0.0, relaycp["U"] - relaycp["T"]) / math.ceil(U_FILES / streams)
+            options += ["--relaycp-file-seconds", f"{per_file:.3f}"]
+    return options
 
 
 def predict(folder, lab, probe, runs):
@@ -167,14 +198,7 @@ def predict(folder, lab, probe, runs):
                   "--boot-seconds", str(lab["boot_delay_s"]),
                   "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
                   "--distcp-maps", str(slots), "--distcp-slots-per-node", str(lab["slots_per_node"])]
-        if "distcp" in startup:
-            # The one-file job is the job start-up, one map's start-up and one file.
-            job = max(0.0, startup["distcp"] - DISTCP_TASK_SECONDS - DISTCP_FILE_SECONDS)
-            common += ["--distcp-job-seconds", f"{job:.1f}",
-                       "--distcp-task-seconds", str(DISTCP_TASK_SECONDS),
-                       "--distcp-file-seconds", str(DISTCP_FILE_SECONDS)]
-        if "relaycp" in startup:
-            common += ["--relaycp-start-seconds", f"{startup['relaycp']:.1f}"]
+        common += overhead_options(startup, lab)
         for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
             cmd = [binary] + common + ["--model", model, "--pairs", pairs]
             res = subprocess.run(cmd, capture_output=True, text=True)
@@ -291,10 +315,12 @@ def main(folder):
     md += [f"- {'MET' if ok else 'MISSED'} {c}" for c, ok in targets] or ["- none apply to these runs"]
     commands = sorted({r["prediction_command"] for r in runs if r.get("prediction_command")})
     startup = startup_seconds(folder)
+    d, r = startup.get("distcp", {}), startup.get("relaycp", {})
     md += ["", "Predicted seconds: `relaycp plan --what-if` with the lab's figures, the probe's "
-           "measured rates, and each tool's start-up measured by copying one 1 KiB file "
-           f"(DistCp {fmt(startup.get('distcp'))} s, relaycp {fmt(startup.get('relaycp'))} s; "
-           "`startup/`):", ""] + [f"- `{c}`" for c in commands]
+           "measured rates, and each tool's start-up and cost per file from copies of one 1 KiB "
+           f"file (T: DistCp {fmt(d.get('T'))} s, relaycp {fmt(r.get('T'))} s) and of 300 "
+           f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s) in `startup/`:", ""]
+    md += [f"- `{c}`" for c in commands]
     md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "
            "`timeline-<dataset>.png` (MB/s crossing the WAN, sampled at the router every 0.25 s)"

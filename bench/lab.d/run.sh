@@ -66,7 +66,8 @@ dataset_parts() {
     M) echo "big:4:$((256 * MiB)) small:3000:$((64 * 1024))" ;;
     Q) echo ".:4:$((16 * MiB))" ;;   # the quick set: 64 MiB
     T) echo ".:1:1024" ;;            # one 1 KiB file: each tool's start-up, for the planner
-    *) die "unknown dataset '$1' (L, S, M, Q or T)" ;;
+    U) echo ".:300:1024" ;;          # 300 files of 1 KiB: each tool's cost per file, beside T
+    *) die "unknown dataset '$1' (L, S, M, Q, T or U)" ;;
   esac
 }
 
@@ -322,16 +323,18 @@ lab_run() {
   local t_start load_start; t_start=$(date +%s); load_start=$(cut -d' ' -f1-3 /proc/loadavg)
   log "probing the caps"
   probe_caps "$out" | tee "$out/probe.txt"
-  # Each tool's fixed start-up on this machine, from a copy of one 1 KiB file: an input of
-  # the planner's predictions (as a user would know their cluster's job start-up), kept
-  # apart from the datasets' runs.
-  # Skipped by --quick, which must finish in under five minutes.
+  # Each tool's fixed start-up and cost per file on this machine, from copies of one 1 KiB
+  # file (T) and of 300 (U): inputs of the planner's predictions (as a user would know
+  # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
+  # which must finish in under five minutes.
   if ((!quick)); then
-    log "measuring each tool's start-up (dataset T: one 1 KiB file)"
+    log "measuring each tool's start-up and cost per file (datasets T and U)"
     mkdir -p "$out/startup"
-    gen_dataset T
-    run_distcp T "$out/startup"
-    run_relaycp T 0 "$out/startup"
+    for ds in T U; do
+      gen_dataset "$ds"
+      run_distcp "$ds" "$out/startup"
+      run_relaycp "$ds" 0 "$out/startup"
+    done
   fi
   local ds k
   for ds in ${datasets//,/ }; do
