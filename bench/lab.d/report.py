@@ -146,7 +146,7 @@ def startup_seconds(folder):
 
 
 U_FILES = 300
-RELAYCP_STREAMS_PER_RELAY = 4
+RELAYCP_STREAMS_PER_RELAY = 16
 
 
 def overhead_options(startup, lab):

@@ -12,6 +12,7 @@ import dev.relaycp.provision.LocalRelayProcesses;
 import dev.relaycp.provision.RelayProvisioner;
 import dev.relaycp.provision.StaticRelays;
 import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.RelaySettings;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.CopyDriver;
 import dev.relaycp.transfer.CopyReport;
@@ -194,7 +195,7 @@ public final class CopyCommand implements Callable<Integer> {
             destinationDatanodes == null ? OptionalInt.empty() : OptionalInt.of(destinationDatanodes),
             ThroughputHistoryFile.loadIfPresent(historyFile), constraints,
             configuration.getInt(MAX_AUTO_PAIRS, 8), settings.blocksPerChunk(),
-            configuration.getInt(PARALLEL_STREAMS, 4))));
+            configuration.getInt(PARALLEL_STREAMS, RelaySettings.DEFAULT_PARALLEL_STREAMS))));
   }
 
   private static Map<String, Object> planSummary(AutoPairs choice) {
@@ -266,7 +267,7 @@ public final class CopyCommand implements Callable<Integer> {
     try {
       return new CopySettings(uri(source, "SRC"), uri(destination, "DST"), overwrite,
           configuration.getInt(BLOCKS_PER_CHUNK, 1),
-          configuration.getInt(CHUNKS_IN_FLIGHT, 8),
+          configuration.getInt(CHUNKS_IN_FLIGHT, CopySettings.DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE),
           configuration.getLongBytes(BYTES_IN_FLIGHT,
               CopySettings.DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE),
           configuration.getInt(MAX_SENDS, 8),

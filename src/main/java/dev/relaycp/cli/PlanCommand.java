@@ -205,7 +205,7 @@ public final class PlanCommand implements Callable<Integer> {
       description = "relaycp chunk size (default: ${DEFAULT-VALUE}).")
   String chunkSize;
 
-  @Option(names = "--streams-per-relay", paramLabel = "N", defaultValue = "4",
+  @Option(names = "--streams-per-relay", paramLabel = "N", defaultValue = "16",
       description = "relaycp streams per relay (default: ${DEFAULT-VALUE}).")
   int streamsPerRelay;
 

@@ -12,7 +12,7 @@ import dev.relaycp.error.RelayCpException;
  */
 public record RelaycpSettings(DataSize chunkSize, int streamsPerRelay, CopyOverheads overheads) {
   public static final RelaycpSettings DEFAULT =
-      new RelaycpSettings(DataSize.ofMebibytes(128), 4, CopyOverheads.DEFAULT);
+      new RelaycpSettings(DataSize.ofMebibytes(128), 16, CopyOverheads.DEFAULT);
 
   public RelaycpSettings {
     requireNonNull(chunkSize, "chunkSize is null");

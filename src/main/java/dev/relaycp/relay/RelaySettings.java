@@ -26,7 +26,7 @@ public record RelaySettings(
     long authenticationTimeoutMillis,
     int parallelStreams) {
 
-  public static final int DEFAULT_PARALLEL_STREAMS = 4;
+  public static final int DEFAULT_PARALLEL_STREAMS = 16;
   public static final int DEFAULT_DATA_FRAME_BYTES = 256 * 1024;
   public static final long DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS = 10_000;
 

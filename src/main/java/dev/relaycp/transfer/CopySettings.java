@@ -63,11 +63,14 @@ public record CopySettings(
     }
   }
 
+  /** The default for {@link #chunksInFlightPerRoute}: many small files need many at once. */
+  public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE = 32;
+
   /** The default for {@link #bytesInFlightPerRoute}: 64 MiB. */
   public static final long DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = 64L << 20;
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {
-    return new CopySettings(source, destination, overwrite, 1, 8,
+    return new CopySettings(source, destination, overwrite, 1, DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
         DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 8, 120);
   }
 }
