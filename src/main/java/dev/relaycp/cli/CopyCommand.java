@@ -271,7 +271,7 @@ public final class CopyCommand implements Callable<Integer> {
           configuration.getLongBytes(BYTES_IN_FLIGHT,
               CopySettings.DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE),
           configuration.getInt(MAX_SENDS, 8),
-          configuration.getInt(VERIFICATION_THREADS, 8),
+          configuration.getInt(VERIFICATION_THREADS, 16),
           configuration.getLong(RELAY_WAIT_SECONDS, 120));
     } catch (IllegalArgumentException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,

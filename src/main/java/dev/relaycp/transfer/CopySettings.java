@@ -71,6 +71,6 @@ public record CopySettings(
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {
     return new CopySettings(source, destination, overwrite, 1, DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
-        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 8, 120);
+        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 16, 120);
   }
 }
