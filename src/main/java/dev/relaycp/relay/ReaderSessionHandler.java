@@ -34,10 +34,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The reader's side of a connection from the driver: each SEND_CHUNK is read from the source
  * FileSystem and streamed to the writer relay it names, and answered CHUNK_DONE once the
- * writer has written it, or CHUNK_FAILED with the reason. The driver may send several ahead, so that small
- * files do not each wait a round trip. Up to {@code parallelStreams} orders stream at once,
- * each on its own connection to the writer, so one file's close (which waits for the
- * destination's pipeline) does not hold up the next; connections are kept for the session.
+ * writer has written it, or CHUNK_FAILED with the reason. The driver may send several ahead, so
+ * that small files do not each wait a round trip. Up to {@code parallelStreams} orders are read
+ * at once. Each chunk goes on a connection to the writer that has no chunk unanswered (a new
+ * one when every open one is busy), so one file's close, which waits for the destination's
+ * pipeline, never holds up the next; connections are kept for the session, so there are as
+ * many as the driver has chunks outstanding at its busiest.
  *
  * <p>Back-pressure: the reading thread waits for the writer connection to be writable before
  * each DATA frame, so at most the channel's high water mark is queued in memory.
@@ -117,10 +119,17 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       return;
     }
     CompletableFuture<ChunkWritten> written = link.expect(order.chunkId());
+    CompletableFuture<Void> streamed = new CompletableFuture<>();
+    // A writer drains each connection one chunk after another, and closing a file waits for
+    // the destination to acknowledge its block: a chunk sent behind an unanswered one would
+    // wait for that close. So a link takes its next chunk only once its last is answered.
+    written.handle((done, failure) -> null)
+        .thenCombine(streamed, (answered, sent) -> null)
+        .thenRun(() -> release(link));
     try {
       stream(order, link, written);
     } finally {
-      release(link);
+      streamed.complete(null);
     }
   }
 
@@ -211,7 +220,7 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     return fresh;
   }
 
-  /** A stream is done sending on {@code link}; answers still due on it arrive in order. */
+  /** {@code link} has sent its chunk and had its answer: it is free for the next. */
   private void release(WriterLink link) {
     if (link.connection.isOpen()) {
       idleLinks.get(link.address).addFirst(link);

@@ -1,0 +1,95 @@
+package dev.relaycp.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.relaycp.fs.ChunkTarget;
+import dev.relaycp.relay.RelayMessage.ChunkDone;
+import dev.relaycp.relay.RelayMessage.ChunkOrder;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.ReferenceCountUtil;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A reader relay and a writer relay on loopback, driven as the copy driver drives them. */
+class ReaderSessionHandlerTest {
+  @TempDir Path directory;
+
+  private final TransferSecret secret = TransferSecret.generate();
+  private final NioEventLoopGroup driverLoop = new NioEventLoopGroup(1);
+  private RelayServer reader;
+  private RelayServer writer;
+
+  @BeforeEach
+  void startRelays() {
+    GatedCloseFileSystem.reset();
+    Configuration configuration = new Configuration();
+    configuration.setClass("fs." + GatedCloseFileSystem.SCHEME + ".impl",
+        GatedCloseFileSystem.class, FileSystem.class);
+    reader = RelayServer.start(RelaySettings.of("127.0.0.1", 0, secret, configuration));
+    writer = RelayServer.start(RelaySettings.of("127.0.0.1", 0, secret, configuration));
+  }
+
+  @AfterEach
+  void stopRelays() {
+    reader.close();
+    writer.close();
+    driverLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aChunkSentWhileAnotherIsClosingIsWrittenBesideItNotBehindIt() throws Exception {
+    byte[] content = "small file\n".getBytes(StandardCharsets.UTF_8);
+    Path first = Files.write(directory.resolve("first"), content);
+    Path second = Files.write(directory.resolve("second"), content);
+    BlockingQueue<RelayMessage> answers = new LinkedBlockingQueue<>();
+    RelayConnection driver = RelayConnector.of(driverLoop, secret).connectWaiting(
+        RelayAddress.of("127.0.0.1", reader.localAddress().getPort()), new Collecting(answers),
+        5, 100);
+
+    driver.send(order(1, first, content.length));
+    assertThat(GatedCloseFileSystem.awaitFirstClosing(GatedCloseFileSystem.GATE_SECONDS))
+        .as("the first file reached its close").isTrue();
+    // Give the reader every chance to have finished with its connection to the writer.
+    Thread.sleep(200);
+    driver.send(order(2, second, content.length));
+
+    RelayMessage one = answers.poll(30, TimeUnit.SECONDS);
+    RelayMessage two = answers.poll(30, TimeUnit.SECONDS);
+    assertThat(one).isInstanceOf(ChunkDone.class);
+    assertThat(two).isInstanceOf(ChunkDone.class);
+    assertThat(directory.resolve("out/first")).hasBinaryContent(content);
+    assertThat(directory.resolve("out/second")).hasBinaryContent(content);
+    driver.close();
+  }
+
+  private ChunkOrder order(long id, Path source, long length) {
+    URI target = URI.create(GatedCloseFileSystem.SCHEME + "://"
+        + directory.resolve("out").resolve(source.getFileName()).toUri().getPath());
+    return new ChunkOrder(id, source.toUri(), 0, length,
+        "127.0.0.1:" + writer.localAddress().getPort(),
+        ChunkTarget.file(target, (short) 1, 1 << 20));
+  }
+
+  private record Collecting(BlockingQueue<RelayMessage> answers)
+      implements RelayConnection.Listener {
+    @Override
+    public void onMessage(RelayMessage message) {
+      answers.add(message);
+      ReferenceCountUtil.release(message);
+    }
+
+    @Override
+    public void onClosed(Throwable cause) {}
+  }
+}
