@@ -138,6 +138,7 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     written.whenComplete((done, failure) -> driver.writeAndFlush(done != null
         ? new ChunkDone(order.chunkId(), order.length(), done.partHandle())
         : failedMessage(order.chunkId(), failure)));
+    long started = System.nanoTime();
     try (InputStream source = reader.open(order.source(), order.offset())) {
       link.connection.send(new WriteChunk(order));
       long remaining = order.length();
@@ -150,6 +151,8 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       }
       link.connection.send(new EndOfChunk(order.chunkId(), order.length()));
       counters.chunkRead();
+      LOG.debug("Chunk {}: {} bytes of {} streamed to {} in {} ms", order.chunkId(),
+          order.length(), order.source(), link.address, (System.nanoTime() - started) / 1_000_000);
     } catch (RelayCpException e) {
       abandon(link, written, e);
     } catch (IOException e) {
@@ -210,8 +213,11 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     try {
       long waitSeconds =
           writersReached.contains(address) ? WRITER_WAIT_SECONDS : WRITER_BOOT_WAIT_SECONDS;
+      long started = System.nanoTime();
       fresh.connection = connector.connectWaiting(address, fresh, waitSeconds, 500);
       writersReached.add(address);
+      LOG.debug("Connected to writer relay {} in {} ms ({} connections open)", address,
+          (System.nanoTime() - started) / 1_000_000, allLinks.size() + 1);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping");

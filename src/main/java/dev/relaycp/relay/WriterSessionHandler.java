@@ -156,9 +156,12 @@ final class WriterSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   private boolean writeChunk(ChunkOrder order) {
     IncomingChunkStream bytes = new IncomingChunkStream(queue, order.chunkId(), order.length());
     QueueAccounting accounting = new QueueAccounting(bytes);
+    long started = System.nanoTime();
     try {
       byte[] partHandle = writer.write(order.target(), accounting, order.length());
       counters.chunkWritten(order.length());
+      LOG.debug("Chunk {}: {} bytes written to {} in {} ms", order.chunkId(), order.length(),
+          order.target().path(), (System.nanoTime() - started) / 1_000_000);
       channel.writeAndFlush(new ChunkWritten(order.chunkId(), partHandle));
       return true;
     } catch (IOException | RelayCpException | IllegalArgumentException e) {

@@ -77,8 +77,11 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
   public void run() {
     try {
       // A spawned relay is named before its machine has booted: keep trying until it listens.
+      long started = System.nanoTime();
       connection = connector.connectWaiting(route.reader(), this, connectTimeoutSeconds,
           RETRY_MILLIS);
+      LOG.info("{}: reader relay reached after {} ms", route,
+          (System.nanoTime() - started) / 1_000_000);
     } catch (RelayCpException e) {
       drop(e.getMessage());
       return;
