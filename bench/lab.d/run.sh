@@ -168,7 +168,7 @@ start_existing_relays() {
   # so no copy's time includes their JVMs' start.
   for h in $(datanodes src) $(datanodes dst); do
     local waited=0
-    until grep -q "listening on" "$LAB_DIR/hosts/$h/logs/relay.log" 2>/dev/null; do
+    until grep -q "^relaycp relay listening on" "$LAB_DIR/hosts/$h/logs/relay.log" 2>/dev/null; do
       ((waited++ < 600)) || die "the relay on $h did not start; see $LAB_DIR/hosts/$h/logs/relay.log"
       sleep 0.2
     done
@@ -176,12 +176,12 @@ start_existing_relays() {
   relays_started=1
 }
 start_relay() {
-  local h=$1
+  local h=$1 warm_up=${2:-0}
   mkdir -p "$LAB_DIR/hosts/$h/logs" "$LAB_DIR/pids"
   [[ -d "$LAB_DIR/hosts/$h/conf" ]] || write_conf "$h"
   LAB_PIDFILE="$LAB_DIR/pids/$h.relay" in_host "$h" env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="-Xmx384m" \
     HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
-    "$RELAYCP_BIN" relay --port "$RELAY_PORT" --secret-file "$LAB_DIR/secret" \
+    "$RELAYCP_BIN" relay --port "$RELAY_PORT" --secret-file "$LAB_DIR/secret" --warm-up "$warm_up" \
     > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
   for _ in 1 2 3 4 5 6 7 8 9 10; do [[ -s "$LAB_DIR/pids/$h.relay" ]] && break; sleep 0.2; done
 }
@@ -189,15 +189,16 @@ start_relay() {
 # A spawned relay host, in two steps. `prepare_spawned_host` makes its namespace with only
 # a loopback and starts its relay there, unreachable, and waits until it listens: a real
 # VM boots and starts its relay on its own CPU, while here every JVM shares the machine's
-# two cores, so the relay's JVM start is kept out of the copy's time. `attach_spawned_host`
+# two cores, so the relay's JVM start and its warm-up (LAB_SPAWNED_WARM_UP) are kept out of
+# the copy's time. `attach_spawned_host`
 # then joins it to its site and shapes it like any other host after the boot delay counted
 # from the copy's start, the thesis's T_v. `bench/lab spawn HOST [delay]` does both.
 prepare_spawned_host() {
   local h=$1 waited=0
   [[ $h =~ ^(src|dst)-sp[0-9]+$ ]] || die "spawned hosts are named src-spN or dst-spN"
   net_add_namespace "$h"
-  start_relay "$h"
-  until grep -q "listening on" "$LAB_DIR/hosts/$h/logs/relay.log" 2>/dev/null; do
+  start_relay "$h" "$LAB_SPAWNED_WARM_UP"
+  until grep -q "^relaycp relay listening on" "$LAB_DIR/hosts/$h/logs/relay.log" 2>/dev/null; do
     ((waited++ < 600)) || die "the relay on $h did not start; see $LAB_DIR/hosts/$h/logs/relay.log"
     sleep 0.2
   done
@@ -288,12 +289,14 @@ cleanup_snapshot() {
 }
 
 lab_run() {
-  local quick=0 datasets="" ks="" keep=0 down=0 out=""
+  local quick=0 datasets="" ks="" keep=0 down=0 out="" tools="distcp,relaycp" startup=1
   while (($#)); do
     case $1 in
       --quick) quick=1 ;;
       --datasets) datasets=$2; shift ;;
       --k) ks=$2; shift ;;
+      --tools) tools=$2; shift ;;
+      --no-startup) startup=0 ;;
       --keep) keep=1 ;;
       --down) down=1 ;;
       --out) out=$2; shift ;;
@@ -327,20 +330,22 @@ lab_run() {
   # file (T) and of 300 (U): inputs of the planner's predictions (as a user would know
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
   # which must finish in under five minutes.
-  if ((!quick)); then
+  if ((!quick && startup)); then
     log "measuring each tool's start-up and cost per file (datasets T and U)"
     mkdir -p "$out/startup"
     for ds in T U; do
       gen_dataset "$ds"
-      run_distcp "$ds" "$out/startup"
-      run_relaycp "$ds" 0 "$out/startup"
+      if [[ ,$tools, == *,distcp,* ]]; then run_distcp "$ds" "$out/startup"; fi
+      if [[ ,$tools, == *,relaycp,* ]]; then run_relaycp "$ds" 0 "$out/startup"; fi
     done
   fi
   local ds k
   for ds in ${datasets//,/ }; do
     gen_dataset "$ds"
-    run_distcp "$ds" "$out/runs"
-    for k in ${ks//,/ }; do run_relaycp "$ds" "$k" "$out/runs"; done
+    if [[ ,$tools, == *,distcp,* ]]; then run_distcp "$ds" "$out/runs"; fi
+    if [[ ,$tools, == *,relaycp,* ]]; then
+      for k in ${ks//,/ }; do run_relaycp "$ds" "$k" "$out/runs"; done
+    fi
   done
   python3 - "$out" <<PY
 import json, sys
