@@ -1,14 +1,19 @@
 package dev.relaycp.cli;
 
+import dev.relaycp.plan.DataSize;
 import dev.relaycp.relay.RelayServer;
 import dev.relaycp.relay.RelaySettings;
+import dev.relaycp.relay.RelayWarmUp;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,6 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
         "connection must prove the secret in --secret-file."
     })
 public final class RelayCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(RelayCommand.class);
   static final String BANDWIDTH_LIMIT = "relaycp.relay.bytes-per-second-limit";
   static final String DATA_FRAME_BYTES = "relaycp.relay.data-frame-bytes";
   static final String PARALLEL_STREAMS = "relaycp.relay.parallel-streams";
@@ -46,12 +52,20 @@ public final class RelayCommand implements Callable<Integer> {
       description = "File holding the transfer secret (hex), shared with the driver.")
   Path secretFile;
 
+  @Option(names = "--warm-up", paramLabel = "SIZE", defaultValue = "0",
+      description = {"Before announcing that it listens, send SIZE bytes (e.g. 64MiB) through",
+          "this relay's own reader and writer, between scratch files in java.io.tmpdir, so",
+          "its first chunks do not run while the JIT compiles (for relays started for one",
+          "copy). 0, the default, sends nothing."})
+  String warmUp;
+
   @Option(names = "--stop-on-stdin-eof", hidden = true,
       description = "Stop when standard input closes: how local relays follow their driver.")
   boolean stopOnStdinEof;
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() throws InterruptedException, IOException {
+    long warmUpBytes = DataSize.parse(warmUp).bytes();
     Configuration configuration = hadoop.apply(parent.configuration());
     RelaySettings settings = new RelaySettings(bind, port, TransferSecret.read(secretFile),
         configuration, configuration.getLong(BANDWIDTH_LIMIT, 0),
@@ -59,6 +73,11 @@ public final class RelayCommand implements Callable<Integer> {
         RelaySettings.DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
         configuration.getInt(PARALLEL_STREAMS, RelaySettings.DEFAULT_PARALLEL_STREAMS));
     try (RelayServer server = RelayServer.start(settings)) {
+      if (warmUpBytes > 0) {
+        Duration took = RelayWarmUp.run(server, settings.secret(), warmUpBytes,
+            Path.of(System.getProperty("java.io.tmpdir")));
+        LOG.info("Warmed up with {} bytes in {} ms", warmUpBytes, took.toMillis());
+      }
       PrintWriter out = spec.commandLine().getOut();
       out.println("relaycp relay listening on " + bind + ":" + server.localAddress().getPort());
       out.flush();
