@@ -9,6 +9,7 @@ import dev.relaycp.fs.HadoopChunkWriter;
 import dev.relaycp.fs.HadoopRangeReader;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -68,19 +69,27 @@ public final class RelayServer implements AutoCloseable {
         .childHandler(new RelayServerInitializer(settings, connector,
             new HadoopRangeReader(opener), new HadoopChunkWriter(opener), workers,
             new DefaultThreadFactory("relay-reader", true), counters));
+    // A failed bind completes the future with a checked BindException, which sync() would
+    // rethrow undeclared: read the outcome instead.
+    Throwable failure;
     try {
-      Channel listener = bootstrap.bind(settings.bindHost(), settings.port())
-          .syncUninterruptibly().channel();
-      LOG.info("Relay listening on {}", listener.localAddress());
-      return new RelayServer(acceptors, eventLoops, workers, listener, counters);
+      ChannelFuture bound =
+          bootstrap.bind(settings.bindHost(), settings.port()).awaitUninterruptibly();
+      if (bound.isSuccess()) {
+        Channel listener = bound.channel();
+        LOG.info("Relay listening on {}", listener.localAddress());
+        return new RelayServer(acceptors, eventLoops, workers, listener, counters);
+      }
+      failure = bound.cause();
     } catch (RuntimeException e) {
-      acceptors.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-      eventLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-      workers.shutdownNow();
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
-          "cannot listen on " + settings.bindHost() + ":" + settings.port() + ": "
-              + e.getMessage() + "; choose a free --port (0 picks one)", e);
+      failure = e;
     }
+    acceptors.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+    eventLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+    workers.shutdownNow();
+    throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+        "cannot listen on " + settings.bindHost() + ":" + settings.port() + ": "
+            + failure.getMessage() + "; choose a free --port (0 picks one)", failure);
   }
 
   public InetSocketAddress localAddress() {
