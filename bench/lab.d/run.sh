@@ -162,7 +162,17 @@ relays_started=0
 start_existing_relays() {
   ((relays_started)) && return 0
   head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$LAB_DIR/secret"; chmod 600 "$LAB_DIR/secret"
-  local h
+  local h f
+  # Relays left by an earlier run on a kept lab hold the port and the old secret.
+  for h in $(datanodes src) $(datanodes dst); do
+    f="$LAB_DIR/pids/$h.relay"
+    if [[ -s $f ]]; then
+      kill "$(cat "$f")" 2>/dev/null || true
+      for _ in $(seq 50); do kill -0 "$(cat "$f")" 2>/dev/null || break; sleep 0.2; done
+      kill -9 "$(cat "$f")" 2>/dev/null || true
+      rm -f "$f"
+    fi
+  done
   for h in $(datanodes src) $(datanodes dst); do start_relay "$h"; done
   # Relays on datanodes are daemons that run before a copy starts: wait until each listens,
   # so no copy's time includes their JVMs' start.
