@@ -240,3 +240,14 @@ hadoop_status() {
   [[ -n $(lab_namespaces) ]] || return 0
   echo "src live datanodes: $(live_datanodes src)   dst live datanodes: $(live_datanodes dst)   NodeManagers: $(active_nodemanagers)"
 }
+
+# True when every HDFS and YARN daemon the lab started still runs.
+lab_daemons_alive() {
+  local f n=0
+  for f in "$LAB_DIR"/pids/*.{namenode,datanode,resourcemanager,nodemanager}; do
+    [[ -e $f ]] || continue
+    kill -0 "$(cat "$f")" 2>/dev/null || return 1
+    n=$((n + 1))
+  done
+  ((n > 0))
+}

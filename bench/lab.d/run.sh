@@ -67,7 +67,8 @@ dataset_parts() {
     Q) echo ".:4:$((16 * MiB))" ;;   # the quick set: 64 MiB
     T) echo ".:1:1024" ;;            # one 1 KiB file: each tool's start-up, for the planner
     U) echo ".:300:1024" ;;          # 300 files of 1 KiB: each tool's cost per file, beside T
-    *) die "unknown dataset '$1' (L, S, M, Q, T or U)" ;;
+    V) echo ".:300:1024" ;;          # U again, for DistCp with one map: a lone map's cost per file
+    *) die "unknown dataset '$1' (L, S, M, Q, T, U or V)" ;;
   esac
 }
 
@@ -140,7 +141,7 @@ PY
 }
 
 run_distcp() {
-  local ds=$1 runs=$2 slots=$((LAB_DATANODES * LAB_SLOTS_PER_NODE))
+  local ds=$1 runs=$2 slots=${3:-$((LAB_DATANODES * LAB_SLOTS_PER_NODE))}
   local rj="$runs/$ds-distcp.json"
   fs_rm "$(nn_uri dst)/distcp/$ds"
   log "DistCp $ds: -m $slots, maps on the $LAB_DATANODES source NodeManagers"
@@ -323,6 +324,9 @@ lab_run() {
   mkdir -p "$out/runs"
   out=$(cd "$out" && pwd)
   local started=0
+  if [[ -n $(lab_namespaces) ]] && ! lab_daemons_alive; then
+    die "a lab is up but its HDFS daemons are not running (left by a run that was killed?); run 'bench/lab down' and try again"
+  fi
   if [[ -z $(lab_namespaces) ]]; then
     "$LAB_REPO/bench/lab" up >&2 || die "bench/lab up failed"
     started=1
@@ -341,13 +345,16 @@ lab_run() {
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
   # which must finish in under five minutes.
   if ((!quick && startup)); then
-    log "measuring each tool's start-up and cost per file (datasets T and U)"
+    log "measuring each tool's start-up and cost per file (datasets T, U and, for DistCp, V)"
     mkdir -p "$out/startup"
     for ds in T U; do
       gen_dataset "$ds"
       if [[ ,$tools, == *,distcp,* ]]; then run_distcp "$ds" "$out/startup"; fi
       if [[ ,$tools, == *,relaycp,* ]]; then run_relaycp "$ds" 0 "$out/startup"; fi
     done
+    # DistCp's cost per file grows with the maps copying at once (they share the namenodes
+    # and, here, two cores): U has all slots busy, V one map.
+    if [[ ,$tools, == *,distcp,* ]]; then gen_dataset V; run_distcp V "$out/startup" 1; fi
   fi
   local ds k
   for ds in ${datasets//,/ }; do
