@@ -146,29 +146,65 @@ def startup_seconds(folder):
 
 
 U_FILES = 300
-RELAYCP_STREAMS_PER_RELAY = 16
+# relaycp's route window for small files: a reader relay streams 16 chunks at once
+# (relaycp.relay.parallel-streams) out of the 32 a route may have outstanding
+# (relaycp.copy.chunks-in-flight-per-route); RelaycpSettings.chunksAtOnce.
+RELAYCP_CHUNKS_AT_ONCE = min(16, 32)
+
+
+def relaycp_rounds(files, routes, at_once):
+    """Rounds of per-file cost the planner's relaycp model needs for `files` one-chunk files
+    over `routes` routes of `at_once` chunks each: in each round a route with no chunk takes
+    one, and takes more only while more chunks wait than there are routes (the copy's
+    hold-back rule, StreamSimulation's holdBack)."""
+    rounds, left = 0, files
+    while left > 0:
+        rounds += 1
+        taken = 0
+        for slot in range(at_once):
+            for _ in range(routes):
+                if left == 0 or (slot > 0 and left <= routes):
+                    continue
+                left -= 1
+                taken += 1
+        if taken == 0:
+            break
+    return rounds
 
 
 def overhead_options(startup, lab):
-    """The planner's start-up and per-file options from the T and U copies. DistCp: T is the
-    job's start-up, one map's and one file's; U spreads 300 files over the slots, so each map
-    copies U_FILES / slots of them one after another. relaycp: T is its start-up; U's files
-    go over every datanode relay's streams at once."""
+    """The planner's start-up and per-file options from the T and U copies, solved so that
+    the planner's own models give T's and U's seconds back.
+
+    DistCp: the model copies T's one file in one map (J + task + f) and cuts U's 300 equal
+    files into one map per slot of U_FILES / slots files each, run side by side
+    (J + task + n f), so f = (U - T) / (n - 1) and J = T - task - f. The task start-up is
+    the planner's default: T and U cannot tell it apart from J. On a host whose cores are
+    fewer than the maps (the WAN lab), U's six map JVMs start slower than T's, and that
+    difference lands in f.
+
+    relaycp: T is the start-up plus one round of the per-file cost; U's files take
+    relaycp_rounds rounds over every datanode relay's route, so f = (U - T) / (rounds - 1)
+    and the start-up is T - f."""
     options = []
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
-    streams = lab["datanodes_per_site"] * RELAYCP_STREAMS_PER_RELAY
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
     if "T" in distcp:
         per_file = DISTCP_FILE_SECONDS
-        if "U" in distcp:
-            per_file = max(0.0, distcp["U"] - distcp["T"]) / math.ceil(U_FILES / slots)
+        per_map = math.ceil(U_FILES / slots)
+        if "U" in distcp and per_map > 1:
+            per_file = max(0.0, distcp["U"] - distcp["T"]) / (per_map - 1)
         job = max(0.0, distcp["T"] - DISTCP_TASK_SECONDS - per_file)
         options += ["--distcp-job-seconds", f"{job:.1f}", "--distcp-task-seconds",
                     str(DISTCP_TASK_SECONDS), "--distcp-file-seconds", f"{per_file:.3f}"]
     if "T" in relaycp:
-        options += ["--relaycp-start-seconds", f"{relaycp['T']:.1f}"]
-        if "U" in relaycp:
-            per_file = max(0.0, relaycp["U"] - relaycp["T"]) / math.ceil(U_FILES / streams)
+        per_file = None
+        rounds = relaycp_rounds(U_FILES, lab["datanodes_per_site"], RELAYCP_CHUNKS_AT_ONCE)
+        if "U" in relaycp and rounds > 1:
+            per_file = max(0.0, relaycp["U"] - relaycp["T"]) / (rounds - 1)
+        start = relaycp["T"] - (per_file or 0.0)
+        options += ["--relaycp-start-seconds", f"{max(0.0, start):.1f}"]
+        if per_file is not None:
             options += ["--relaycp-file-seconds", f"{per_file:.3f}"]
     return options
 

@@ -7,14 +7,24 @@ import java.util.List;
  * DistCp on the same clusters, as a prediction.
  *
  * <p>The copy listing holds one entry per file, or per piece of {@code blocksPerChunk} blocks
- * when {@code -blocksperchunk} is set. DistCp's default {@code uniformsize} strategy cuts the
- * listing, in order, into at most {@code maxMaps} maps of about total / maps bytes each (an entry
- * that would overflow a map that already has one starts the next map), so a huge file is a map
- * of its own. The maps run on the source cluster's nodes in waves of free slots ({@code
- * slotsPerNode} per node); each map pays a task start-up, then copies its entries one after
- * another, each with a per-file cost, at its share of its node's WAN cap. The sum is held under
- * the destination's WAN cap and what the two sites' internal networks carry. The job start-up
- * comes first.
+ * when {@code -blocksperchunk} is set. DistCp writes the listing in the order it walks the
+ * source, but shuffles every {@value #LISTING_WINDOW} entries before writing them ({@code
+ * SimpleCopyListing}'s randomized listing; not with {@code -blocksperchunk}); the model takes the
+ * files in the workload's order and places each group's files in a window at their expected
+ * positions in the shuffle. DistCp's default {@code uniformsize} strategy then cuts the listing,
+ * in order, into maps of about total / {@code maxMaps} bytes each: an entry that would overflow
+ * a map that already has one starts the next map, so a huge file is a map of its own and there
+ * can be more maps than {@code maxMaps}. The small files between two huge ones form a map, and
+ * those after the last huge file of the first window share one map with every later window's
+ * small files: that map copies them one after another and is the job's tail.
+ *
+ * <p>The maps run on the source cluster's nodes in waves of free slots ({@code slotsPerNode} per
+ * node, in listing order); each map pays a task start-up, then copies its entries one after
+ * another, each with a per-file cost. A map writes as a remote HDFS client, so the destination's
+ * namenode puts each block on a datanode of its choice, at random: a map moves at the expected
+ * least of its share of its node's WAN cap and its share of a random destination node's cap
+ * ({@link StreamSimulation#expectedShare}). The sum is held under the destination's WAN cap and
+ * what the two sites' internal networks carry. The job start-up comes first.
  *
  * <p>With {@code p} pairs, p nodes of the spawned machine type join each cluster (as in the
  * thesis's §6.2): at the source they add map slots once booted, at the destination WAN
@@ -22,6 +32,9 @@ import java.util.List;
  * prices it.
  */
 public record DistcpModel() implements CopyModel {
+  /** Entries of DistCp's copy listing shuffled together ({@code distcp.simplelisting.file.status.size}). */
+  static final int LISTING_WINDOW = 1000;
+
   @Override
   public String name() {
     return "distcp";
@@ -64,7 +77,12 @@ public record DistcpModel() implements CopyModel {
           new StreamSimulation.CapChange(
               joinSeconds, Math.min(joinedWan, Math.min(joinedFeed, joinedAbsorb))));
     }
-    double data = StreamSimulation.run(nodes, maps(input.workload(), settings), caps);
+    // Added destination nodes are counted from the start and at the datanodes' WAN rate.
+    StreamSimulation.Destinations destinations =
+        new StreamSimulation.Destinations(
+            destination.nodes() + pairs, destination.external().bytesPerSecond());
+    double data =
+        StreamSimulation.run(nodes, maps(input.workload(), settings), caps, destinations, false);
     double seconds = start + data;
     double dollars =
         input.pricing().egressDollars(input.workload().totalSize())
@@ -77,35 +95,81 @@ public record DistcpModel() implements CopyModel {
   static List<List<StreamSimulation.Step>> maps(Workload workload, DistcpSettings settings) {
     long total = workload.totalSize().bytes();
     long perMap = Math.max(1, (long) Math.ceil((double) total / settings.maxMaps()));
-    long pieceBytes =
-        settings.blocksPerChunk() > 0
-            ? settings.blocksPerChunk() * settings.blockSize().bytes()
-            : Long.MAX_VALUE;
     List<List<StreamSimulation.Step>> maps = new ArrayList<>();
     List<StreamSimulation.Step> current = new ArrayList<>();
     current.add(new StreamSimulation.Step(settings.taskStartSeconds(), 0));
     long currentBytes = 0;
-    for (Workload.FileGroup group : workload.groups()) {
-      long size = group.size().bytes();
-      for (long file = 0; file < group.count(); file++) {
-        long offset = 0;
-        do {
-          long entry = Math.min(pieceBytes, size - offset);
-          if (currentBytes + entry > perMap && current.size() > 1) {
-            maps.add(current);
-            current = new ArrayList<>();
-            current.add(new StreamSimulation.Step(settings.taskStartSeconds(), 0));
-            currentBytes = 0;
-          }
-          current.add(new StreamSimulation.Step(settings.perFileSeconds(), entry));
-          currentBytes += entry;
-          offset += entry;
-        } while (offset < size);
+    for (long entry : listing(workload, settings)) {
+      if (currentBytes + entry > perMap && current.size() > 1) {
+        maps.add(current);
+        current = new ArrayList<>();
+        current.add(new StreamSimulation.Step(settings.taskStartSeconds(), 0));
+        currentBytes = 0;
       }
+      current.add(new StreamSimulation.Step(settings.perFileSeconds(), entry));
+      currentBytes += entry;
     }
     if (current.size() > 1) {
       maps.add(current);
     }
     return maps;
+  }
+
+  /**
+   * The bytes of each entry of the copy listing, in the order the maps are cut from. Files come
+   * in the workload's order, in windows of {@value #LISTING_WINDOW}; within a window, the k-th of
+   * a group's c files sits at k / (c + 1) of the window (the expected position of the k-th of c
+   * entries shuffled at random), ties in group order. With {@code -blocksperchunk} the listing
+   * is not shuffled and each file is its pieces in order.
+   */
+  static List<Long> listing(Workload workload, DistcpSettings settings) {
+    List<Long> entries = new ArrayList<>();
+    if (settings.blocksPerChunk() > 0) {
+      long pieceBytes = settings.blocksPerChunk() * settings.blockSize().bytes();
+      for (Workload.FileGroup group : workload.groups()) {
+        long size = group.size().bytes();
+        for (long file = 0; file < group.count(); file++) {
+          long offset = 0;
+          do {
+            long entry = Math.min(pieceBytes, size - offset);
+            entries.add(entry);
+            offset += entry;
+          } while (offset < size);
+        }
+      }
+      return entries;
+    }
+    List<Workload.FileGroup> groups = workload.groups();
+    long[] left = new long[groups.size()];
+    for (int group = 0; group < groups.size(); group++) {
+      left[group] = groups.get(group).count();
+    }
+    int group = 0;
+    while (group < groups.size()) {
+      // The next window: the following LISTING_WINDOW files in workload order, as counts per group.
+      long[] inWindow = new long[groups.size()];
+      long room = LISTING_WINDOW;
+      for (int g = group; g < groups.size() && room > 0; g++) {
+        inWindow[g] = Math.min(left[g], room);
+        room -= inWindow[g];
+      }
+      record Placed(double position, int group) {}
+      List<Placed> window = new ArrayList<>();
+      for (int g = group; g < groups.size(); g++) {
+        for (long k = 1; k <= inWindow[g]; k++) {
+          window.add(new Placed((double) k / (inWindow[g] + 1), g));
+        }
+        left[g] -= inWindow[g];
+      }
+      window.sort(
+          java.util.Comparator.comparingDouble(Placed::position).thenComparingInt(Placed::group));
+      for (Placed placed : window) {
+        entries.add(groups.get(placed.group()).size().bytes());
+      }
+      while (group < groups.size() && left[group] == 0) {
+        group++;
+      }
+    }
+    return entries;
   }
 }

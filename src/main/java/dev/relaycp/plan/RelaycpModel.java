@@ -9,9 +9,14 @@ import java.util.List;
  * <p>Timeline: the driver starts and lists the source ({@link CopyOverheads#beforeDataSeconds});
  * it requests the spawned VMs at t = 0, so they join {@code bootSeconds} after the start, or at
  * once if listing outlasted their boot. Each source datanode runs a relay that is ready when
- * the data phase begins; each relay runs {@link RelaycpSettings#streamsPerRelay} streams that
- * pull chunks (files cut at {@link RelaycpSettings#chunkSize}) from one queue. A datanode relay
- * sends at its node's WAN cap; a spawned relay at the lesser of its VM's WAN and internal rates.
+ * the data phase begins; each relay is one route that pulls chunks (files cut at {@link
+ * RelaycpSettings#chunkSize}) from one queue under the copy's route window: it always holds one
+ * chunk, takes more while it holds fewer bytes than the byte window and fewer chunks than the
+ * window's chunks and the reader's streams ({@link RelaycpSettings#chunksAtOnce}), and only while
+ * more chunks wait than there are routes. So with chunks of whole blocks a route holds one or two
+ * and relays that join late find chunks left, and small files overlap their per-file cost on up
+ * to that many chunks per route. A datanode relay sends at its node's WAN cap; a spawned relay
+ * at the lesser of its VM's WAN and internal rates.
  * The sum of all streams is held under the least of: the destination's WAN cap summed over its
  * datanodes and ready spawned relays; what the source datanodes can feed over their internal
  * network; and what the destination can absorb (its datanodes' internal rate over the
@@ -41,16 +46,17 @@ public record RelaycpModel() implements CopyModel {
     double before = overheads.beforeDataSeconds(workload.fileCount());
     double joinSeconds = Math.max(0, machine.bootSeconds() - before);
 
+    List<List<StreamSimulation.Step>> chunks = chunks(workload, settings);
+    int atOnce = settings.chunksAtOnce(smallestChunk(workload, settings));
+    double window = settings.bytesInFlightPerRoute().bytes();
     List<StreamSimulation.Node> relays = new ArrayList<>();
     for (int node = 0; node < source.nodes(); node++) {
-      relays.add(
-          new StreamSimulation.Node(
-              source.external().bytesPerSecond(), 0, settings.streamsPerRelay()));
+      relays.add(new StreamSimulation.Node(source.external().bytesPerSecond(), 0, atOnce, window));
     }
     for (int relay = 0; relay < pairs; relay++) {
       relays.add(
           new StreamSimulation.Node(
-              machine.relayRate().bytesPerSecond(), joinSeconds, settings.streamsPerRelay()));
+              machine.relayRate().bytesPerSecond(), joinSeconds, atOnce, window));
     }
     double feed = source.internalTotal().bytesPerSecond();
     double absorb = destination.internalTotal().bytesPerSecond() / destination.replication();
@@ -61,7 +67,7 @@ public record RelaycpModel() implements CopyModel {
     if (joinSeconds > 0 && pairs > 0) {
       caps.add(new StreamSimulation.CapChange(joinSeconds, least(destinationWan + spawnedWan, feed, absorb)));
     }
-    double data = StreamSimulation.run(relays, chunks(workload, settings), caps);
+    double data = StreamSimulation.run(relays, chunks, caps, null, true);
     double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
     double dollars =
         2 * pairs * machine.dollarsFor(before + data)
@@ -86,6 +92,17 @@ public record RelaycpModel() implements CopyModel {
       }
     }
     return tasks;
+  }
+
+  /** The smallest chunk the workload has: its smallest file, or a whole chunk. */
+  private static long smallestChunk(Workload workload, RelaycpSettings settings) {
+    long smallest = settings.chunkSize().bytes();
+    for (Workload.FileGroup group : workload.groups()) {
+      if (group.count() > 0) {
+        smallest = Math.min(smallest, Math.max(1, group.size().bytes()));
+      }
+    }
+    return smallest;
   }
 
   private static double least(double first, double second, double third) {

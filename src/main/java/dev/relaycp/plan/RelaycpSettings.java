@@ -7,16 +7,45 @@ import dev.relaycp.error.RelayCpException;
 
 /**
  * How relaycp moves data: files are cut into chunks of at most {@code chunkSize} (a small file
- * is one chunk), and each source-site relay runs {@code streamsPerRelay} streams that pull
- * chunks from one shared queue.
+ * is one chunk) pulled from one shared queue by routes, one per source-site relay. A route holds
+ * at most {@code chunksInFlightPerRoute} chunks ({@code relaycp.copy.chunks-in-flight-per-route})
+ * and takes another only while those it holds come to fewer than {@code bytesInFlightPerRoute}
+ * bytes ({@code relaycp.copy.bytes-in-flight-per-route}); its reader relay streams at most
+ * {@code streamsPerRelay} of them at once ({@code relaycp.relay.parallel-streams}), each on a
+ * writer connection until the writer answers, so a file's open and close costs overlap on that
+ * many chunks. See {@link #chunksAtOnce}.
  */
-public record RelaycpSettings(DataSize chunkSize, int streamsPerRelay, CopyOverheads overheads) {
+public record RelaycpSettings(
+    DataSize chunkSize,
+    int streamsPerRelay,
+    int chunksInFlightPerRoute,
+    DataSize bytesInFlightPerRoute,
+    CopyOverheads overheads) {
+  public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE = 32;
+  public static final DataSize DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = DataSize.ofMebibytes(64);
   public static final RelaycpSettings DEFAULT =
       new RelaycpSettings(DataSize.ofMebibytes(128), 16, CopyOverheads.DEFAULT);
+
+  /** Settings with the copy's default route window (32 chunks, 64 MiB). */
+  public RelaycpSettings(DataSize chunkSize, int streamsPerRelay, CopyOverheads overheads) {
+    this(
+        chunkSize,
+        streamsPerRelay,
+        DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
+        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE,
+        overheads);
+  }
 
   public RelaycpSettings {
     requireNonNull(chunkSize, "chunkSize is null");
     requireNonNull(overheads, "overheads is null");
+    requireNonNull(bytesInFlightPerRoute, "bytesInFlightPerRoute is null");
+    if (chunksInFlightPerRoute < 1 || bytesInFlightPerRoute.bytes() < 1) {
+      throw new RelayCpException(
+          INVALID_ARGUMENT,
+          "a route's window of " + chunksInFlightPerRoute + " chunks and " + bytesInFlightPerRoute
+              + " must hold at least 1 chunk and 1 byte");
+    }
     if (chunkSize.bytes() < 1) {
       throw new RelayCpException(
           INVALID_ARGUMENT, "chunk size " + chunkSize + " is empty; give at least 1 byte");
@@ -25,5 +54,15 @@ public record RelaycpSettings(DataSize chunkSize, int streamsPerRelay, CopyOverh
       throw new RelayCpException(
           INVALID_ARGUMENT, "streams per relay " + streamsPerRelay + " is below 1; give 1 or more");
     }
+  }
+
+  /**
+   * How many chunks of {@code chunkBytes} one route works on at once: it may always hold one,
+   * and takes another while it holds fewer than the chunk window and fewer bytes than the byte
+   * window, and its reader streams no more than {@code streamsPerRelay} at once.
+   */
+  public int chunksAtOnce(long chunkBytes) {
+    long byBytes = Math.max(1, (bytesInFlightPerRoute.bytes() + chunkBytes - 1) / Math.max(1, chunkBytes));
+    return (int) Math.max(1, Math.min(byBytes, Math.min(chunksInFlightPerRoute, streamsPerRelay)));
   }
 }

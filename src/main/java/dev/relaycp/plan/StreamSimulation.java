@@ -16,18 +16,35 @@ import java.util.List;
  * go to workers in the order slot 0 of every node, then slot 1 of every node, so that the
  * first wave spreads over the nodes as YARN and the relaycp scheduler do. Between events every
  * rate is constant, so the simulation is exact for this model.
+ *
+ * <p>Two options follow the tools' own rules. With {@code holdBack}, a node that already has a
+ * task takes another only while more tasks wait than there are nodes (as a relaycp route does),
+ * so nodes that become ready late still find work. With {@link Destinations}, each worker's
+ * bytes land on one of that many receiving nodes chosen at random (DistCp's maps write as remote
+ * HDFS clients, so the destination's namenode picks each block's datanode); a worker then moves
+ * at the expected least of its node's share and its receiving node's share, see {@link
+ * #expectedShare}.
  */
 final class StreamSimulation {
   private static final double BYTES_EPSILON = 1e-3;
   private static final double SECONDS_EPSILON = 1e-9;
 
-  /** A node: its cap, when it can start (seconds from the simulation's start), and its workers. */
-  record Node(double capBytesPerSecond, double readySeconds, int workers) {
+  /**
+   * A node: its cap, when it can start (seconds from the simulation's start), its workers, and
+   * the bytes its tasks may come to: a node holding a task takes another only while the tasks
+   * it holds come to fewer bytes than {@code windowBytes}.
+   */
+  record Node(double capBytesPerSecond, double readySeconds, int workers, double windowBytes) {
     Node {
-      if (!(capBytesPerSecond > 0) || !(readySeconds >= 0) || workers < 1) {
+      if (!(capBytesPerSecond > 0) || !(readySeconds >= 0) || workers < 1 || !(windowBytes > 0)) {
         throw new IllegalArgumentException(
-            "node cap " + capBytesPerSecond + ", ready " + readySeconds + ", workers " + workers);
+            "node cap " + capBytesPerSecond + ", ready " + readySeconds + ", workers " + workers
+                + ", window " + windowBytes);
       }
+    }
+
+    Node(double capBytesPerSecond, double readySeconds, int workers) {
+      this(capBytesPerSecond, readySeconds, workers, Double.POSITIVE_INFINITY);
     }
   }
 
@@ -37,6 +54,15 @@ final class StreamSimulation {
   /** From {@code fromSeconds} on, the sum of all rates is at most {@code capBytesPerSecond}. */
   record CapChange(double fromSeconds, double capBytesPerSecond) {}
 
+  /** Receiving nodes picked at random for each worker's bytes, each able to take {@code cap}. */
+  record Destinations(int nodes, double capBytesPerSecond) {
+    Destinations {
+      if (nodes < 1 || !(capBytesPerSecond > 0)) {
+        throw new IllegalArgumentException("destinations " + nodes + " at " + capBytesPerSecond);
+      }
+    }
+  }
+
   private StreamSimulation() {}
 
   /**
@@ -44,6 +70,19 @@ final class StreamSimulation {
    * time order.
    */
   static double run(List<Node> nodes, List<List<Step>> tasks, List<CapChange> caps) {
+    return run(nodes, tasks, caps, null, false);
+  }
+
+  /**
+   * As {@link #run(List, List, List)}, with bytes landing on random {@code destinations} when
+   * not null, and a node's second and later workers holding back when {@code holdBack}.
+   */
+  static double run(
+      List<Node> nodes,
+      List<List<Step>> tasks,
+      List<CapChange> caps,
+      Destinations destinations,
+      boolean holdBack) {
     requireNonNull(nodes, "nodes is null");
     requireNonNull(tasks, "tasks is null");
     requireNonNull(caps, "caps is null");
@@ -60,6 +99,12 @@ final class StreamSimulation {
       }
     }
     int workers = workerNode.size();
+    double[] taskBytes = new double[tasks.size()];
+    for (int index = 0; index < tasks.size(); index++) {
+      for (Step step : tasks.get(index)) {
+        taskBytes[index] += step.bytes();
+      }
+    }
     int[] task = new int[workers];
     int[] step = new int[workers];
     double[] fixed = new double[workers];
@@ -73,8 +118,23 @@ final class StreamSimulation {
       while (capIndex + 1 < caps.size() && caps.get(capIndex + 1).fromSeconds() <= now + SECONDS_EPSILON) {
         capIndex++;
       }
+      int[] holding = new int[nodes.size()];
+      double[] heldBytes = new double[nodes.size()];
+      for (int worker = 0; worker < workers; worker++) {
+        if (task[worker] >= 0) {
+          holding[workerNode.get(worker)]++;
+          heldBytes[workerNode.get(worker)] += taskBytes[task[worker]];
+        }
+      }
       for (int worker = 0; worker < workers && nextTask < tasks.size(); worker++) {
-        if (task[worker] < 0 && nodes.get(workerNode.get(worker)).readySeconds() <= now + SECONDS_EPSILON) {
+        int node = workerNode.get(worker);
+        boolean room =
+            holding[node] == 0
+                || (heldBytes[node] < nodes.get(node).windowBytes()
+                    && (!holdBack || tasks.size() - nextTask > nodes.size()));
+        if (task[worker] < 0 && room && nodes.get(node).readySeconds() <= now + SECONDS_EPSILON) {
+          holding[node]++;
+          heldBytes[node] += taskBytes[nextTask];
           task[worker] = nextTask++;
           step[worker] = -1;
           advanceStep(tasks, worker, task, step, fixed, bytes);
@@ -111,12 +171,20 @@ final class StreamSimulation {
         now = nextChange;
         continue;
       }
+      int allMoving = 0;
+      for (int count : moving) {
+        allMoving += count;
+      }
       double total = 0;
       for (int worker = 0; worker < workers; worker++) {
         rate[worker] = 0;
         if (task[worker] >= 0 && fixed[worker] <= 0 && bytes[worker] > 0) {
           int node = workerNode.get(worker);
-          rate[worker] = nodes.get(node).capBytesPerSecond() / moving[node];
+          double cap = nodes.get(node).capBytesPerSecond();
+          rate[worker] =
+              destinations == null
+                  ? cap / moving[node]
+                  : expectedShare(cap, moving[node], allMoving, destinations);
           total += rate[worker];
         }
       }
@@ -155,6 +223,34 @@ final class StreamSimulation {
       }
       now += delta;
     }
+  }
+
+  /**
+   * The expected rate of one of {@code onNode} workers sharing a node of {@code cap} when all
+   * {@code moving} workers each write to a receiving node picked uniformly at random: the least
+   * of its share of its own node and its share of its receiving node, which the other {@code
+   * moving - 1} workers pick too with probability 1 / nodes each (binomially). Bandwidth a
+   * worker leaves unused on a crowded receiver is not handed to others, as TCP flows capped
+   * elsewhere do not take it up at once.
+   */
+  static double expectedShare(double cap, int onNode, int moving, Destinations destinations) {
+    double own = cap / onNode;
+    double receiver = destinations.capBytesPerSecond();
+    int others = moving - 1;
+    if (destinations.nodes() == 1) {
+      return Math.min(own, receiver / moving);
+    }
+    double p = 1.0 / destinations.nodes();
+    double logPmf = others * Math.log1p(-p);
+    double logRatio = Math.log(p / (1 - p));
+    double expected = 0;
+    for (int sharing = 0; sharing <= others; sharing++) {
+      if (sharing > 0) {
+        logPmf += Math.log((double) (others - sharing + 1) / sharing) + logRatio;
+      }
+      expected += Math.exp(logPmf) * Math.min(own, receiver / (1 + sharing));
+    }
+    return expected;
   }
 
   /** Moves a worker to the next non-empty step of its task, or makes it idle. */

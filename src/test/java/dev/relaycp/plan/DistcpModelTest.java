@@ -14,6 +14,11 @@ import org.junit.jupiter.api.Test;
 class DistcpModelTest {
   private final DistcpModel model = new DistcpModel();
 
+  /** A destination that never binds: one node (so no random placement) with a wide WAN. */
+  private static Site wideDestination() {
+    return site(1, 1000, 1000);
+  }
+
   @Test
   void oneFileIsOneMapOnOneNode() {
     // job 10 s + task 2 s + file 1 s + 1000 MiB at 10 MiB/s; the second node idles.
@@ -30,7 +35,7 @@ class DistcpModelTest {
     // 2 + 1 + 10 s, after the 10 s job start.
     PlanInput input =
         withDistcp(
-            input(files(1, 1000), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
+            input(files(1, 1000), site(2, 10, 100), wideDestination(), machine(10, 100, 20)),
             new DistcpSettings(20, 1, 10, 2, 1, 1, DataSize.ofMebibytes(100)));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(75, within(1e-6));
   }
@@ -56,32 +61,75 @@ class DistcpModelTest {
     // 1 slot: 10 waves of (1 + 1 + 2 x 1 s).
     PlanInput input =
         withDistcp(
-            input(files(40, 10), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
+            input(files(40, 10), site(2, 10, 100), wideDestination(), machine(10, 100, 20)),
             new DistcpSettings(20, 1, 0, 0, 1, 0, DataSize.ofMebibytes(128)));
     assertThat(DistcpModel.maps(input.workload(), input.distcp())).hasSize(20);
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(40, within(1e-6));
   }
 
   @Test
-  void aHugeFileHoldsItsMapWhileSmallFilesWait() {
-    // 2 x 1000 MiB and 100 x 1 MiB over 20 maps of 105 MiB: each huge file is a map, the small
-    // files share a third map that waits for a slot: 100 s + 10 s. relaycp's chunks take 105 s.
+  void theShuffledListingPutsSmallFilesBetweenHugeOnes() {
+    // 2 x 1000 MiB and 100 x 1 MiB are one window of the listing: the huge files sit at 1/3 and
+    // 2/3 of it and the k-th small file at k/101, so the maps (at most 105 MiB each) are 33
+    // small, huge, 34 small, huge, 33 small. Two nodes of one slot at 10 MiB/s: node 0 runs
+    // 33 MiB (3.3 s), 34 MiB (to 6.7 s) and the second huge file (to 106.7 s); node 1 the first
+    // huge file (to 100 s) and the last 33 MiB.
+    // relaycp's chunks even out: 2100 MiB at 2 x 10 MiB/s.
     Workload workload =
         Workload.of(
             new Workload.FileGroup(2, DataSize.ofMebibytes(1000)),
             new Workload.FileGroup(100, DataSize.ofMebibytes(1)));
-    PlanInput input = input(workload, site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20));
-    assertThat(DistcpModel.maps(input.workload(), input.distcp())).hasSize(3);
-    assertThat(model.estimate(input, 0).seconds()).isCloseTo(110, within(1e-6));
-    assertThat(new RelaycpModel().estimate(input, 0).seconds()).isCloseTo(105, within(1e-6));
+    PlanInput input = input(workload, site(2, 10, 100), wideDestination(), machine(10, 100, 20));
+    assertThat(DistcpModel.maps(input.workload(), input.distcp()))
+        .extracting(map -> map.size() - 1)
+        .containsExactly(33, 1, 34, 1, 33);
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(106.7, within(1e-6));
+    PlanInput twoDestinations =
+        input(workload, site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20));
+    assertThat(new RelaycpModel().estimate(twoDestinations, 0).seconds()).isCloseTo(105, within(1e-6));
+  }
+
+  @Test
+  void theLabsDatasetsGiveTheMapsDistcpMade() {
+    // The WAN lab's DistCp logs ("number of splits") with -m 6: L = 8 x 256 MiB is 8 maps;
+    // S = 5000 x 64 KiB is 6 maps of 833 files and one of 2; M = 4 x 256 MiB + 3000 x 64 KiB
+    // is 9: the first window of 1000 has the 4 huge files at 1/5, 2/5, 3/5, 4/5 of it between
+    // runs of 199, 199, 200 and 199 small files, and the last 199 share a map with the 2004
+    // small files of the later windows (144 MB, under the 212 MB a map may take).
+    DistcpSettings lab = new DistcpSettings(6, 2, 0, 0, 0, 0, DataSize.ofMebibytes(32));
+    Workload large = Workload.of(new Workload.FileGroup(8, DataSize.ofMebibytes(256)));
+    Workload small = Workload.of(new Workload.FileGroup(5000, DataSize.ofBytes(65536)));
+    Workload mixed =
+        Workload.of(
+            new Workload.FileGroup(4, DataSize.ofMebibytes(256)),
+            new Workload.FileGroup(3000, DataSize.ofBytes(65536)));
+    assertThat(DistcpModel.maps(large, lab)).hasSize(8);
+    assertThat(DistcpModel.maps(small, lab))
+        .extracting(map -> map.size() - 1)
+        .containsExactly(833, 833, 833, 833, 833, 833, 2);
+    assertThat(DistcpModel.maps(mixed, lab))
+        .extracting(map -> map.size() - 1)
+        .containsExactly(199, 1, 199, 1, 200, 1, 199, 1, 2203);
+  }
+
+  @Test
+  void mapsWritingToRandomDatanodesCollide() {
+    // Two source nodes of one slot at 10 MiB/s, two destination nodes: each map's blocks land
+    // on the other map's datanode half the time, so each expects 0.5 x 10 + 0.5 x 5 = 7.5 MiB/s.
+    // Two 150 MiB files: 20 s. Alone, a map has its datanode to itself: one 150 MiB file, 15 s.
+    PlanInput two = input(files(2, 150), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20));
+    assertThat(model.estimate(two, 0).seconds()).isCloseTo(20, within(1e-6));
+    PlanInput one = input(files(1, 150), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20));
+    assertThat(model.estimate(one, 0).seconds()).isCloseTo(15, within(1e-6));
   }
 
   @Test
   void addedNodesJoinAfterBootAndPricedNodeHoursCount() {
     // 4 files of 100 MiB, each a map of its own, 1 node with 1 slot: 4 x 10 s alone. With one
     // pair booting in 10 s: node 0 runs map 1 (0-10 s); at 10 s node 0 takes map 2 and the new
-    // node map 3 (the destination's WAN cap grows to 20 MiB/s), both end at 20 s; map 4 ends
-    // at 30 s.
+    // node map 3 (the destination's WAN cap grows to 20 MiB/s over 2 nodes, each map's blocks
+    // land on the other's node half the time: 7.5 MiB/s each), both end at 10 + 40/3 s; map 4
+    // ends 10 s later, alone.
     PlanInput input =
         withPricing(
             input(files(4, 100), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 10)),
@@ -91,7 +139,7 @@ class DistcpModelTest {
     // Egress + one source node for 40 s at $0.36/h.
     assertThat(none.dollars()).isCloseTo(400.0 / 1024 * 0.02 + 0.36 * 40 / 3600, within(1e-9));
     Estimate one = model.estimate(input, 1);
-    assertThat(one.seconds()).isCloseTo(30, within(1e-6));
+    assertThat(one.seconds()).isCloseTo(30 + 10.0 / 3, within(1e-6));
     assertThat(one.relaysStarted()).isEqualTo(2);
   }
 }

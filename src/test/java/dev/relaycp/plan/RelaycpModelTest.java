@@ -114,4 +114,31 @@ class RelaycpModelTest {
     // Four VMs billed their 60 s minimum although no byte went through them.
     assertThat(late.dollars() - none.dollars()).isCloseTo(4 * 0.06, within(1e-9));
   }
+
+  @Test
+  void aRoutesByteWindowLetsLateRelaysShareLargeChunks() {
+    // 200 MiB in 20 chunks of 10 MiB, 16 streams but a 20 MiB window: a route holds 2 chunks.
+    // The datanode relay moves 100 MiB by 10 s, when two spawned relays join; then as in
+    // StreamSimulationTest: 2 s, 1 s, 1 s. Without pairs: 20 s.
+    PlanInput input =
+        withRelaycp(
+            input(files(1, 200), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 10)),
+            new RelaycpSettings(
+                DataSize.ofMebibytes(10), 16, 32, DataSize.ofMebibytes(20), CopyOverheads.NONE));
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(20, within(1e-6));
+    assertThat(model.estimate(input, 2).seconds()).isCloseTo(14, within(1e-6));
+  }
+
+  @Test
+  void smallFilesOverlapTheirPerFileCostOnEachRoutesStreams() {
+    // 64 files of 1 KiB over 2 relays, each with 16 streams (the window holds 32 chunks, 64 MiB):
+    // 16 per relay at once, each a 1 s per-file cost (the bytes take milliseconds). At 1 s the
+    // second 32 start but a route takes a second chunk only while more than 2 wait, so the last
+    // 2 wait for a route to empty: 3 rounds, 3 s.
+    PlanInput input =
+        withRelaycp(
+            input(files(64, 1.0 / 1024), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
+            new RelaycpSettings(DataSize.ofMebibytes(32), 16, new CopyOverheads(0, 0, 1, 0, 0, 0)));
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(3, within(0.01));
+  }
 }

@@ -1,0 +1,49 @@
+package dev.relaycp.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StreamSimulationTest {
+  @Test
+  void sixMapsOnThreeNodesWritingToThreeRandomDatanodes() {
+    // A map shares its node with one other (1/2 of the cap) and its datanode with X of the 5
+    // others, X binomial(5, 1/3): P(X) = 32, 80, 80, 40, 10, 1 (/243); it gets the least of 1/2
+    // and 1/(1 + X): (112 x 1/2 + 80/3 + 40/4 + 10/5 + 1/6) / 243 = 94.8333 / 243 of the cap.
+    double share =
+        StreamSimulation.expectedShare(1, 2, 6, new StreamSimulation.Destinations(3, 1));
+    assertThat(share).isCloseTo((56 + 80.0 / 3 + 10 + 2 + 1.0 / 6) / 243, within(1e-12));
+  }
+
+  @Test
+  void oneDestinationIsSharedByEveryone() {
+    assertThat(StreamSimulation.expectedShare(10, 1, 4, new StreamSimulation.Destinations(1, 20)))
+        .isCloseTo(5, within(1e-12));
+  }
+
+  @Test
+  void aByteWindowLeavesTasksForNodesThatJoinLate() {
+    // 20 tasks of 10 bytes; node 0 (10 B/s) from 0 s, two more from 10 s. Window 20 bytes: node 0
+    // holds 2 tasks at 5 B/s, 10 done by 10 s. At 10 s the three nodes take 2 each (2 s); at
+    // 12 s 4 are left and a second task is taken only while more than 3 wait: 3 tasks, 1 s; the
+    // last 1 s more: 14 s. With 16 workers and no window node 0 takes 16 at once (10 B at
+    // 10/16 B/s: 16 s) and the late nodes only the last 4.
+    List<List<StreamSimulation.Step>> tasks =
+        java.util.Collections.nCopies(20, List.of(new StreamSimulation.Step(0, 10)));
+    List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 1000));
+    List<StreamSimulation.Node> windowed =
+        List.of(
+            new StreamSimulation.Node(10, 0, 16, 20),
+            new StreamSimulation.Node(10, 10, 16, 20),
+            new StreamSimulation.Node(10, 10, 16, 20));
+    assertThat(StreamSimulation.run(windowed, tasks, caps, null, true)).isCloseTo(14, within(1e-6));
+    List<StreamSimulation.Node> unbounded =
+        List.of(
+            new StreamSimulation.Node(10, 0, 16),
+            new StreamSimulation.Node(10, 10, 16),
+            new StreamSimulation.Node(10, 10, 16));
+    assertThat(StreamSimulation.run(unbounded, tasks, caps)).isCloseTo(16, within(1e-6));
+  }
+}
