@@ -68,7 +68,8 @@ dataset_parts() {
     T) echo ".:1:1024" ;;            # one 1 KiB file: each tool's start-up, for the planner
     U) echo ".:300:1024" ;;          # 300 files of 1 KiB: each tool's cost per file, beside T
     V) echo ".:300:1024" ;;          # U again, for DistCp with one map: a lone map's cost per file
-    *) die "unknown dataset '$1' (L, S, M, Q, T, U or V)" ;;
+    W) echo ".:1200:1024" ;;         # for DistCp beside U: a map's cost per file with every slot busy
+    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V or W)" ;;
   esac
 }
 
@@ -345,7 +346,7 @@ lab_run() {
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
   # which must finish in under five minutes.
   if ((!quick && startup)); then
-    log "measuring each tool's start-up and cost per file (datasets T, U and, for DistCp, V)"
+    log "measuring each tool's start-up and cost per file (datasets T, U and, for DistCp, V and W)"
     mkdir -p "$out/startup"
     for ds in T U; do
       gen_dataset "$ds"
@@ -353,8 +354,11 @@ lab_run() {
       if [[ ,$tools, == *,relaycp,* ]]; then run_relaycp "$ds" 0 "$out/startup"; fi
     done
     # DistCp's cost per file grows with the maps copying at once (they share the namenodes
-    # and, here, two cores): U has all slots busy, V one map.
-    if [[ ,$tools, == *,distcp,* ]]; then gen_dataset V; run_distcp V "$out/startup" 1; fi
+    # and, here, two cores): V is one map; W, beside U, has every slot busy.
+    if [[ ,$tools, == *,distcp,* ]]; then
+      gen_dataset V; run_distcp V "$out/startup" 1
+      gen_dataset W; run_distcp W "$out/startup"
+    fi
   fi
   local ds k
   for ds in ${datasets//,/ }; do
