@@ -236,6 +236,13 @@ public final class PlanCommand implements Callable<Integer> {
           + " comparison, rename (default: ${DEFAULT-VALUE}).")
   double distcpFileSeconds;
 
+  @Option(names = "--distcp-concurrent-files", paramLabel = "N", defaultValue = "0",
+      description = "How many DistCp maps pay their cost per file at full speed at once; more"
+          + " share it (the namenodes' handlers, a small cluster's cores), and"
+          + " --distcp-file-seconds is then a lone map's cost. 0: no limit"
+          + " (default: ${DEFAULT-VALUE}).")
+  double distcpConcurrentFiles;
+
   @Option(names = "--relaycp-start-seconds", paramLabel = "SECONDS", defaultValue = "2",
       description = "relaycp's start-up before listing: the driver's JVM and its first"
           + " connections (default: ${DEFAULT-VALUE}).")
@@ -309,7 +316,7 @@ public final class PlanCommand implements Callable<Integer> {
             new RelaycpSettings(DataSize.parse(chunkSize), streamsPerRelay, overheads()),
             new DistcpSettings(
                 distcpMaps, distcpSlotsPerNode, distcpJobSeconds, distcpTaskSeconds,
-                distcpFileSeconds, distcpBlocksPerChunk, blocks),
+                distcpFileSeconds, distcpBlocksPerChunk, blocks, distcpConcurrentFiles),
             new ThesisSettings(
                 variant(), DataRate.parse(splitRate), pretestSeconds, DataRate.parse(splitRate),
                 DataRate.parse(splitRate)));
