@@ -68,7 +68,7 @@ dataset_parts() {
     T) echo ".:1:1024" ;;            # one 1 KiB file: each tool's start-up, for the planner
     U) echo ".:300:1024" ;;          # 300 files of 1 KiB: each tool's cost per file, beside T
     V) echo ".:300:1024" ;;          # U again, for DistCp with one map: a lone map's cost per file
-    W) echo ".:1200:1024" ;;         # for DistCp beside U: a map's cost per file with every slot busy
+    W) echo ".:1200:1024" ;;         # beside U: the cost per file in steady state (DistCp: every slot busy)
     *) die "unknown dataset '$1' (L, S, M, Q, T, U, V or W)" ;;
   esac
 }
@@ -152,6 +152,7 @@ run_distcp() {
     host_java src-client org.apache.hadoop.tools.DistCp -Ddfs.checksum.combine.mode=COMPOSITE_CRC -m "$slots" \
       "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp/$ds" \
     || log "DistCp $ds exited non-zero; see $runs/$ds-distcp.err"
+  python3 "$LAB_HOME/maps.py" "$LAB_DIR" "$runs/$ds-distcp.err" > "$runs/$ds-distcp-maps.txt" 2>&1 || true
   verify_into "$rj" "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp/$ds" && log "DistCp $ds verified" \
     || log "DistCp $ds: verification FAILED"
 }
@@ -346,19 +347,16 @@ lab_run() {
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
   # which must finish in under five minutes.
   if ((!quick && startup)); then
-    log "measuring each tool's start-up and cost per file (datasets T, U and, for DistCp, V and W)"
+    log "measuring each tool's start-up and cost per file (datasets T, U, W and, for DistCp, V)"
     mkdir -p "$out/startup"
-    for ds in T U; do
+    for ds in T U W; do
       gen_dataset "$ds"
       if [[ ,$tools, == *,distcp,* ]]; then run_distcp "$ds" "$out/startup"; fi
       if [[ ,$tools, == *,relaycp,* ]]; then run_relaycp "$ds" 0 "$out/startup"; fi
     done
-    # DistCp's cost per file grows with the maps copying at once (they share the namenodes
-    # and, here, two cores): V is one map; W, beside U, has every slot busy.
-    if [[ ,$tools, == *,distcp,* ]]; then
-      gen_dataset V; run_distcp V "$out/startup" 1
-      gen_dataset W; run_distcp W "$out/startup"
-    fi
+    # DistCp's cost per file may depend on the maps copying at once (they share the namenodes
+    # and, here, two cores): V is one map, beside W's every slot.
+    if [[ ,$tools, == *,distcp,* ]]; then gen_dataset V; run_distcp V "$out/startup" 1; fi
   fi
   local ds k
   for ds in ${datasets//,/ }; do
