@@ -133,8 +133,8 @@ DISTCP_FILE_SECONDS = 0.1
 
 def startup_seconds(folder):
     """Wall seconds of each tool's start-up probes, when the run measured them: copies of one
-    1 KiB file (T) and of 300 (U); DistCp also copies 300 with one map (V) and 1,200 with every
-    slot (W). {"distcp": {"T": s, "U": s, "V": s, "W": s}, "relaycp": {"T": s, "U": s}}."""
+    1 KiB file (T), of 300 (U) and of 1,200 (W); DistCp also copies 300 with one map (V).
+    {"distcp": {"T": s, "U": s, "V": s, "W": s}, "relaycp": {"T": s, "U": s, "W": s}}."""
     out = {}
     for tool, suffix in (("distcp", "distcp"), ("relaycp", "relaycp-k0")):
         for ds in ("T", "U", "V", "W"):
@@ -220,9 +220,10 @@ def overhead_options(startup, lab):
 
     DistCp: see distcp_overheads.
 
-    relaycp: T is the start-up plus one round of the per-file cost; U's files take
-    relaycp_rounds rounds over every datanode relay's route, so f = (U - T) / (rounds - 1)
-    and the start-up is T - f."""
+    relaycp: T is the start-up plus one round of the per-file cost; U's and W's files take
+    relaycp_rounds rounds over every datanode relay's route, so the steady cost per file is
+    f = (W - U) / (rounds(W) - rounds(U)) (U alone, f = (U - T) / (rounds(U) - 1), would count
+    the first files' JIT compilation) and the start-up is T - f."""
     options = []
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
@@ -234,9 +235,13 @@ def overhead_options(startup, lab):
                     "--distcp-concurrent-files", f"{fitted['concurrent_files']:.2f}"]
     if "T" in relaycp:
         per_file = None
-        rounds = relaycp_rounds(U_FILES, lab["datanodes_per_site"], RELAYCP_CHUNKS_AT_ONCE)
-        if "U" in relaycp and rounds > 1:
-            per_file = max(0.0, relaycp["U"] - relaycp["T"]) / (rounds - 1)
+        routes = lab["datanodes_per_site"]
+        rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
+        rounds_w = relaycp_rounds(W_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
+        if "U" in relaycp and "W" in relaycp and rounds_w > rounds_u:
+            per_file = max(0.0, relaycp["W"] - relaycp["U"]) / (rounds_w - rounds_u)
+        elif "U" in relaycp and rounds_u > 1:
+            per_file = max(0.0, relaycp["U"] - relaycp["T"]) / (rounds_u - 1)
         start = relaycp["T"] - (per_file or 0.0)
         options += ["--relaycp-start-seconds", f"{max(0.0, start):.1f}"]
         if per_file is not None:
@@ -389,10 +394,11 @@ def main(folder):
     d, r = startup.get("distcp", {}), startup.get("relaycp", {})
     md += ["", "Predicted seconds: `relaycp plan --what-if` with the lab's figures, the probe's "
            "measured rates, and each tool's start-up and cost per file from copies of one 1 KiB "
-           f"file (T: DistCp {fmt(d.get('T'))} s, relaycp {fmt(r.get('T'))} s) and of 300 "
-           f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s); DistCp also copied "
-           f"300 with one map (V: {fmt(d.get('V'))} s) and 1,200 with every slot "
-           f"(W: {fmt(d.get('W'))} s), all in `startup/`:", ""]
+           f"file (T: DistCp {fmt(d.get('T'))} s, relaycp {fmt(r.get('T'))} s), of 300 "
+           f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s) and of 1,200 "
+           f"(W: DistCp {fmt(d.get('W'))} s, relaycp {fmt(r.get('W'))} s); DistCp also copied "
+           f"300 with one map (V: {fmt(d.get('V'))} s); all in `startup/`, with DistCp's "
+           "per-map timings in `*-distcp-maps.txt`:", ""]
     fitted = distcp_overheads(d, lab["datanodes_per_site"] * lab["slots_per_node"])
     if fitted:
         md += [f"DistCp solved from them: job start-up {fmt(fitted['job'])} s, task start-up "
