@@ -146,6 +146,18 @@ def startup_seconds(folder):
     return out
 
 
+def relaycp_phases(folder):
+    """relaycp's own phase seconds (its --json phaseSeconds) of each start-up probe."""
+    out = {}
+    for ds in ("T", "U", "W"):
+        path = os.path.join(folder, "startup", f"{ds}-relaycp-k0.out")
+        try:
+            out[ds] = json.load(open(path))["phaseSeconds"]
+        except (OSError, ValueError, KeyError):
+            pass
+    return out
+
+
 U_FILES = 300
 V_FILES = 300
 W_FILES = 1200
@@ -214,16 +226,18 @@ def distcp_overheads(distcp, slots):
             "lone_per_file": lone, "wide_per_file": wide}
 
 
-def overhead_options(startup, lab):
+def overhead_options(startup, lab, phases=None):
     """The planner's start-up and per-file options from the start-up probes, solved so that
     the planner's own models give their seconds back.
 
     DistCp: see distcp_overheads.
 
-    relaycp: T is the start-up plus one round of the per-file cost; U's and W's files take
-    relaycp_rounds rounds over every datanode relay's route, so the steady cost per file is
-    f = (W - U) / (rounds(W) - rounds(U)) (U alone, f = (U - T) / (rounds(U) - 1), would count
-    the first files' JIT compilation) and the start-up is T - f."""
+    relaycp: U's and W's files take relaycp_rounds rounds over every datanode relay's route,
+    so the steady cost per file on a stream is f = (copying(W) - copying(U)) / (rounds(W) -
+    rounds(U)) from relaycp's own phase times (U alone would count the first files' JIT
+    compilation); commit and verification per file are (phase(W) - phase(U)) / (1200 - 300).
+    The start-up is what is left of T: T - f - commit - verification. Without phase times,
+    f comes from the wall times, (W - U) / (rounds(W) - rounds(U))."""
     options = []
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
@@ -238,11 +252,21 @@ def overhead_options(startup, lab):
         routes = lab["datanodes_per_site"]
         rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
         rounds_w = relaycp_rounds(W_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
-        if "U" in relaycp and "W" in relaycp and rounds_w > rounds_u:
+        phases = phases or {}
+        after = 0.0
+        if "U" in phases and "W" in phases and rounds_w > rounds_u:
+            u, w = phases["U"], phases["W"]
+            per_file = max(0.0, w["copying"] - u["copying"]) / (rounds_w - rounds_u)
+            commit = max(0.0, w["committing"] - u["committing"]) / (W_FILES - U_FILES)
+            verify = max(0.0, w["verifying"] - u["verifying"]) / (W_FILES - U_FILES)
+            after = commit + verify
+            options += ["--relaycp-commit-seconds", f"{commit:.4f}",
+                        "--relaycp-verify-seconds", f"{verify:.4f}"]
+        elif "U" in relaycp and "W" in relaycp and rounds_w > rounds_u:
             per_file = max(0.0, relaycp["W"] - relaycp["U"]) / (rounds_w - rounds_u)
         elif "U" in relaycp and rounds_u > 1:
             per_file = max(0.0, relaycp["U"] - relaycp["T"]) / (rounds_u - 1)
-        start = relaycp["T"] - (per_file or 0.0)
+        start = relaycp["T"] - (per_file or 0.0) - after
         options += ["--relaycp-start-seconds", f"{max(0.0, start):.1f}"]
         if per_file is not None:
             options += ["--relaycp-file-seconds", f"{per_file:.3f}"]
@@ -274,7 +298,7 @@ def predict(folder, lab, probe, runs):
                   "--boot-seconds", str(lab["boot_delay_s"]),
                   "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
                   "--distcp-maps", str(slots), "--distcp-slots-per-node", str(lab["slots_per_node"])]
-        common += overhead_options(startup, lab)
+        common += overhead_options(startup, lab, relaycp_phases(folder))
         for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
             cmd = [binary] + common + ["--model", model, "--pairs", pairs]
             res = subprocess.run(cmd, capture_output=True, text=True)

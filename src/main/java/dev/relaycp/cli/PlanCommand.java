@@ -253,6 +253,16 @@ public final class PlanCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}).")
   double relaycpFileSeconds;
 
+  @Option(names = "--relaycp-commit-seconds", paramLabel = "SECONDS", defaultValue = "0.001",
+      description = "relaycp's commit cost per file: the driver's rename into place"
+          + " (default: ${DEFAULT-VALUE}).")
+  double relaycpCommitSeconds;
+
+  @Option(names = "--relaycp-verify-seconds", paramLabel = "SECONDS", defaultValue = "0.001",
+      description = "relaycp's verification cost per file: comparing the two clusters'"
+          + " checksums, with the driver's requests in parallel (default: ${DEFAULT-VALUE}).")
+  double relaycpVerifySeconds;
+
   @Option(names = "--block-size", paramLabel = "SIZE",
       description = "HDFS block size (what-if default: 128MiB; live: the source files' largest).")
   String blockSize;
@@ -266,8 +276,8 @@ public final class PlanCommand implements Callable<Integer> {
   private CopyOverheads overheads() {
     CopyOverheads defaults = CopyOverheads.DEFAULT;
     return new CopyOverheads(relaycpStartSeconds, defaults.listingSecondsPerFile(),
-        relaycpFileSeconds, defaults.perChunkSeconds(), defaults.commitSecondsPerFile(),
-        defaults.verifySecondsPerFile());
+        relaycpFileSeconds, defaults.perChunkSeconds(), relaycpCommitSeconds,
+        relaycpVerifySeconds);
   }
 
   @Override
