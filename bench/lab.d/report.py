@@ -137,7 +137,7 @@ def startup_seconds(folder):
     {"distcp": {"T": s, "U": s, "V": s, "W": s}, "relaycp": {"T": s, "U": s, "W": s}}."""
     out = {}
     for tool, suffix in (("distcp", "distcp"), ("relaycp", "relaycp-k0")):
-        for ds in ("T", "U", "V", "W"):
+        for ds in ("T", "U", "V", "W", "X"):
             path = os.path.join(folder, "startup", f"{ds}-{suffix}.json")
             if os.path.exists(path):
                 run = json.load(open(path))
@@ -149,7 +149,7 @@ def startup_seconds(folder):
 def relaycp_phases(folder):
     """relaycp's own phase seconds (its --json phaseSeconds) of each start-up probe."""
     out = {}
-    for ds in ("T", "U", "W"):
+    for ds in ("T", "U", "W", "X"):
         path = os.path.join(folder, "startup", f"{ds}-relaycp-k0.out")
         try:
             out[ds] = json.load(open(path))["phaseSeconds"]
@@ -233,11 +233,14 @@ def overhead_options(startup, lab, phases=None):
     DistCp: see distcp_overheads.
 
     relaycp: U's and W's files take relaycp_rounds rounds over every datanode relay's route,
-    so the steady cost per file on a stream is f = (copying(W) - copying(U)) / (rounds(W) -
-    rounds(U)) from relaycp's own phase times (U alone would count the first files' JIT
-    compilation); commit and verification per file are (phase(W) - phase(U)) / (1200 - 300).
-    The start-up is what is left of T: T - f - commit - verification. Without phase times,
-    f comes from the wall times, (W - U) / (rounds(W) - rounds(U))."""
+    so a stream's steady cost per file with every route busy is F = (copying(W) -
+    copying(U)) / (rounds(W) - rounds(U)) from relaycp's own phase times (U alone would count
+    the first files' JIT compilation); commit and verification per file are (phase(W) -
+    phase(U)) / (1200 - 300). X is W over one route: its cost with a third of the streams is
+    f = (copying(X) - copying(T)) / (rounds(X) - 1). Where f is below F the streams share the
+    per-file work: the model's concurrent files are streams(W) x f / F, so that W's streams
+    sharing them go at F. The start-up is what is left of T: T - f - commit - verification.
+    Without phase times, F comes from the wall times, (W - U) / (rounds(W) - rounds(U))."""
     options = []
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
@@ -262,6 +265,14 @@ def overhead_options(startup, lab, phases=None):
             after = commit + verify
             options += ["--relaycp-commit-seconds", f"{commit:.4f}",
                         "--relaycp-verify-seconds", f"{verify:.4f}"]
+            rounds_x = relaycp_rounds(W_FILES, 1, RELAYCP_CHUNKS_AT_ONCE)
+            if "X" in phases and "T" in phases and routes > 1 and rounds_x > 1:
+                fewer = max(0.0, phases["X"]["copying"] - phases["T"]["copying"]) / (rounds_x - 1)
+                if 0 < fewer < per_file:
+                    streams = routes * RELAYCP_CHUNKS_AT_ONCE
+                    options += ["--relaycp-concurrent-files",
+                                f"{max(1.0, streams * fewer / per_file):.1f}"]
+                    per_file = fewer
         elif "U" in relaycp and "W" in relaycp and rounds_w > rounds_u:
             per_file = max(0.0, relaycp["W"] - relaycp["U"]) / (rounds_w - rounds_u)
         elif "U" in relaycp and rounds_u > 1:
@@ -421,7 +432,9 @@ def main(folder):
            f"file (T: DistCp {fmt(d.get('T'))} s, relaycp {fmt(r.get('T'))} s), of 300 "
            f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s) and of 1,200 "
            f"(W: DistCp {fmt(d.get('W'))} s, relaycp {fmt(r.get('W'))} s); DistCp also copied "
-           f"300 with one map (V: {fmt(d.get('V'))} s); all in `startup/`, with DistCp's "
+           f"300 with one map (V: {fmt(d.get('V'))} s) and relaycp 1,200 over one route "
+           f"(X: {fmt(r.get('X'))} s), after one untimed relaycp copy of W to warm the "
+           "datanode relays; all in `startup/`, with DistCp's "
            "per-map timings in `*-distcp-maps.txt`:", ""]
     fitted = distcp_overheads(d, lab["datanodes_per_site"] * lab["slots_per_node"])
     if fitted:

@@ -258,6 +258,13 @@ public final class PlanCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}).")
   double relaycpCommitSeconds;
 
+  @Option(names = "--relaycp-concurrent-files", paramLabel = "N", defaultValue = "0",
+      description = "How many relaycp streams pay a file's open and close cost at full speed at"
+          + " once; more share it (the destination's namenode, the hosts' cores), and"
+          + " --relaycp-file-seconds is then a stream's cost with no one sharing. 0: no limit"
+          + " (default: ${DEFAULT-VALUE}).")
+  double relaycpConcurrentFiles;
+
   @Option(names = "--relaycp-verify-seconds", paramLabel = "SECONDS", defaultValue = "0.001",
       description = "relaycp's verification cost per file: comparing the two clusters'"
           + " checksums, with the driver's requests in parallel (default: ${DEFAULT-VALUE}).")
@@ -323,7 +330,8 @@ public final class PlanCommand implements Callable<Integer> {
             destination,
             machine,
             new Pricing(egressPerGigabyte, nodePricePerHour),
-            new RelaycpSettings(DataSize.parse(chunkSize), streamsPerRelay, overheads()),
+            new RelaycpSettings(DataSize.parse(chunkSize), streamsPerRelay, overheads())
+                .withConcurrentFiles(relaycpConcurrentFiles),
             new DistcpSettings(
                 distcpMaps, distcpSlotsPerNode, distcpJobSeconds, distcpTaskSeconds,
                 distcpFileSeconds, distcpBlocksPerChunk, blocks, distcpConcurrentFiles),
