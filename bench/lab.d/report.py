@@ -133,7 +133,8 @@ DISTCP_FILE_SECONDS = 0.1
 
 def startup_seconds(folder):
     """Wall seconds of each tool's start-up probes, when the run measured them: copies of one
-    1 KiB file (T), of 300 (U) and of 1,200 (W); DistCp also copies 300 with one map (V).
+    64 KiB file (T), of 300 (U) and of 1,200 (W); DistCp also copies 300 with one map (V),
+    relaycp 1,200 over one route (X).
     {"distcp": {"T": s, "U": s, "V": s, "W": s}, "relaycp": {"T": s, "U": s, "W": s}}."""
     out = {}
     for tool, suffix in (("distcp", "distcp"), ("relaycp", "relaycp-k0")):
@@ -160,6 +161,8 @@ def relaycp_phases(folder):
 
 U_FILES = 300
 V_FILES = 300
+# Each start-up probe's files are this size (run.sh's dataset_parts).
+PROBE_FILE_BYTES = 65536
 W_FILES = 1200
 # relaycp's route window for small files: a reader relay streams 16 chunks at once
 # (relaycp.relay.parallel-streams) out of the 32 a route may have outstanding
@@ -187,7 +190,7 @@ def relaycp_rounds(files, routes, at_once):
     return rounds
 
 
-def distcp_overheads(distcp, slots):
+def distcp_overheads(distcp, slots, external=None):
     """DistCp's job start-up, task start-up, cost per file and concurrent files, solved from
     its start-up probes so that the planner's DistCp model gives their seconds back.
 
@@ -199,6 +202,8 @@ def distcp_overheads(distcp, slots):
     start-up, a lone map's start-up (the planner's default) and one file: J = T - task - f.
     U is J, a wave of map start-ups (JVMs and their first files, slower side by side) and u
     files at F: the model's task start-up is U - J - u F, which it applies to every map.
+    Each file's bytes, at a host's WAN rate `external` (bytes/s), are taken out of f and F:
+    the model adds them itself.
 
     Without V the cost does not depend on the maps at once; without W, F comes from U and T
     (F = (U - T) / (u - 1)), which counts the slower wave of start-ups as cost per file."""
@@ -213,6 +218,11 @@ def distcp_overheads(distcp, slots):
         wide = max(0.0, distcp["U"] - distcp["T"]) / (per_map_u - 1)
     if "V" in distcp:
         lone = max(0.0, distcp["V"] - distcp["T"]) / (V_FILES - 1)
+    bytes_seconds = PROBE_FILE_BYTES / external if external else 0.0
+    if wide is not None:
+        wide = max(0.0, wide - bytes_seconds)
+    if lone is not None:
+        lone = max(0.0, lone - bytes_seconds)
     per_file, concurrent = DISTCP_FILE_SECONDS, 0.0
     if wide is not None:
         per_file = wide
@@ -226,7 +236,7 @@ def distcp_overheads(distcp, slots):
             "lone_per_file": lone, "wide_per_file": wide}
 
 
-def overhead_options(startup, lab, phases=None):
+def overhead_options(startup, lab, phases=None, external=None):
     """The planner's start-up and per-file options from the start-up probes, solved so that
     the planner's own models give their seconds back.
 
@@ -244,7 +254,7 @@ def overhead_options(startup, lab, phases=None):
     options = []
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
-    fitted = distcp_overheads(distcp, slots)
+    fitted = distcp_overheads(distcp, slots, external)
     if fitted is not None:
         options += ["--distcp-job-seconds", f"{fitted['job']:.1f}",
                     "--distcp-task-seconds", f"{fitted['task']:.1f}",
@@ -257,9 +267,13 @@ def overhead_options(startup, lab, phases=None):
         rounds_w = relaycp_rounds(W_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
         phases = phases or {}
         after = 0.0
+        # In a round each of a route's streams moves one file, sharing the route's WAN rate;
+        # the model adds those bytes itself.
+        round_bytes = (RELAYCP_CHUNKS_AT_ONCE * PROBE_FILE_BYTES / external) if external else 0.0
         if "U" in phases and "W" in phases and rounds_w > rounds_u:
             u, w = phases["U"], phases["W"]
-            per_file = max(0.0, w["copying"] - u["copying"]) / (rounds_w - rounds_u)
+            per_file = max(0.0, max(0.0, w["copying"] - u["copying"]) / (rounds_w - rounds_u)
+                           - round_bytes)
             commit = max(0.0, w["committing"] - u["committing"]) / (W_FILES - U_FILES)
             verify = max(0.0, w["verifying"] - u["verifying"]) / (W_FILES - U_FILES)
             after = commit + verify
@@ -267,7 +281,8 @@ def overhead_options(startup, lab, phases=None):
                         "--relaycp-verify-seconds", f"{verify:.4f}"]
             rounds_x = relaycp_rounds(W_FILES, 1, RELAYCP_CHUNKS_AT_ONCE)
             if "X" in phases and "T" in phases and routes > 1 and rounds_x > 1:
-                fewer = max(0.0, phases["X"]["copying"] - phases["T"]["copying"]) / (rounds_x - 1)
+                fewer = max(0.0, max(0.0, phases["X"]["copying"] - phases["T"]["copying"])
+                            / (rounds_x - 1) - round_bytes)
                 if 0 < fewer < per_file:
                     streams = routes * RELAYCP_CHUNKS_AT_ONCE
                     options += ["--relaycp-concurrent-files",
@@ -309,7 +324,7 @@ def predict(folder, lab, probe, runs):
                   "--boot-seconds", str(lab["boot_delay_s"]),
                   "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
                   "--distcp-maps", str(slots), "--distcp-slots-per-node", str(lab["slots_per_node"])]
-        common += overhead_options(startup, lab, relaycp_phases(folder))
+        common += overhead_options(startup, lab, relaycp_phases(folder), external * 1e6)
         for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
             cmd = [binary] + common + ["--model", model, "--pairs", pairs]
             res = subprocess.run(cmd, capture_output=True, text=True)
@@ -428,7 +443,7 @@ def main(folder):
     startup = startup_seconds(folder)
     d, r = startup.get("distcp", {}), startup.get("relaycp", {})
     md += ["", "Predicted seconds: `relaycp plan --what-if` with the lab's figures, the probe's "
-           "measured rates, and each tool's start-up and cost per file from copies of one 1 KiB "
+           "measured rates, and each tool's start-up and cost per file from copies of one 64 KiB "
            f"file (T: DistCp {fmt(d.get('T'))} s, relaycp {fmt(r.get('T'))} s), of 300 "
            f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s) and of 1,200 "
            f"(W: DistCp {fmt(d.get('W'))} s, relaycp {fmt(r.get('W'))} s); DistCp also copied "
@@ -436,7 +451,9 @@ def main(folder):
            f"(X: {fmt(r.get('X'))} s), after one untimed relaycp copy of W to warm the "
            "datanode relays; all in `startup/`, with DistCp's "
            "per-map timings in `*-distcp-maps.txt`:", ""]
-    fitted = distcp_overheads(d, lab["datanodes_per_site"] * lab["slots_per_node"])
+    external = probe_rate(probe, "cross-site")
+    fitted = distcp_overheads(d, lab["datanodes_per_site"] * lab["slots_per_node"],
+                              external * 1e6 if external else None)
     if fitted:
         md += [f"DistCp solved from them: job start-up {fmt(fitted['job'])} s, task start-up "
                f"{fmt(fitted['task'])} s, a lone map's cost per file {fmt(fitted['lone_per_file'], 3)} s, "

@@ -65,11 +65,13 @@ dataset_parts() {
     S) echo ".:5000:$((64 * 1024))" ;;
     M) echo "big:4:$((256 * MiB)) small:3000:$((64 * 1024))" ;;
     Q) echo ".:4:$((16 * MiB))" ;;   # the quick set: 64 MiB
-    T) echo ".:1:1024" ;;            # one 1 KiB file: each tool's start-up, for the planner
-    U) echo ".:300:1024" ;;          # 300 files of 1 KiB: each tool's cost per file, beside T
-    V) echo ".:300:1024" ;;          # U again, for DistCp with one map: a lone map's cost per file
-    W) echo ".:1200:1024" ;;         # beside U: the cost per file in steady state (DistCp: every slot busy)
-    X) echo ".:1200:1024" ;;         # W again, for relaycp over one route: its cost per file on fewer streams
+    # The start-up probes, in files of 64 KiB like S's and M's small ones: how often a file's
+    # close waits on HDFS's completeFile back-off depends on its size (see maps.py).
+    T) echo ".:1:65536" ;;           # one file: each tool's start-up, for the planner
+    U) echo ".:300:65536" ;;         # 300 files: each tool's cost per file, beside T and W
+    W) echo ".:1200:65536" ;;        # beside U: the cost per file in steady state (DistCp: every slot busy)
+    V) echo ".:300:65536" ;;         # U again, for DistCp with one map: a lone map's cost per file
+    X) echo ".:1200:65536" ;;        # W again, for relaycp over one route: its cost per file on fewer streams
     *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W or X)" ;;
   esac
 }
