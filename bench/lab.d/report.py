@@ -132,11 +132,13 @@ DISTCP_FILE_SECONDS = 0.1
 
 
 def startup_seconds(folder):
-    """Wall seconds of each tool's copies of one 1 KiB file (T) and of 300 (U), when the run
-    measured them: {"distcp": {"T": s, "U": s}, "relaycp": {...}}."""
+    """Wall seconds of each tool's start-up probes, when the run measured them: copies of one
+    64 KiB file (T), of 300 (U) and of 1,200 (W); DistCp also copies 300 with one map (V),
+    relaycp 1,200 over one route (X).
+    {"distcp": {"T": s, "U": s, "V": s, "W": s}, "relaycp": {"T": s, "U": s, "W": s}}."""
     out = {}
     for tool, suffix in (("distcp", "distcp"), ("relaycp", "relaycp-k0")):
-        for ds in ("T", "U"):
+        for ds in ("T", "U", "V", "W", "X"):
             path = os.path.join(folder, "startup", f"{ds}-{suffix}.json")
             if os.path.exists(path):
                 run = json.load(open(path))
@@ -145,7 +147,23 @@ def startup_seconds(folder):
     return out
 
 
+def relaycp_phases(folder):
+    """relaycp's own phase seconds (its --json phaseSeconds) of each start-up probe."""
+    out = {}
+    for ds in ("T", "U", "W", "X"):
+        path = os.path.join(folder, "startup", f"{ds}-relaycp-k0.out")
+        try:
+            out[ds] = json.load(open(path))["phaseSeconds"]
+        except (OSError, ValueError, KeyError):
+            pass
+    return out
+
+
 U_FILES = 300
+V_FILES = 300
+# Each start-up probe's files are this size (run.sh's dataset_parts).
+PROBE_FILE_BYTES = 65536
+W_FILES = 1200
 # relaycp's route window for small files: a reader relay streams 16 chunks at once
 # (relaycp.relay.parallel-streams) out of the 32 a route may have outstanding
 # (relaycp.copy.chunks-in-flight-per-route); RelaycpSettings.chunksAtOnce.
@@ -172,37 +190,109 @@ def relaycp_rounds(files, routes, at_once):
     return rounds
 
 
-def overhead_options(startup, lab):
-    """The planner's start-up and per-file options from the T and U copies, solved so that
-    the planner's own models give T's and U's seconds back.
+def distcp_overheads(distcp, slots, external=None):
+    """DistCp's job start-up, task start-up, cost per file and concurrent files, solved from
+    its start-up probes so that the planner's DistCp model gives their seconds back.
 
-    DistCp: the model copies T's one file in one map (J + task + f) and cuts U's 300 equal
-    files into one map per slot of U_FILES / slots files each, run side by side
-    (J + task + n f), so f = (U - T) / (n - 1) and J = T - task - f. The task start-up is
-    the planner's default: T and U cannot tell it apart from J. On a host whose cores are
-    fewer than the maps (the WAN lab), U's six map JVMs start slower than T's, and that
-    difference lands in f.
+    A map's cost per file depends on how many maps pay it at once (they share the namenodes
+    and, in the WAN lab, two cores). V is one map copying 300 files after T's one, so a lone
+    map's cost is f = (V - T) / 299. W and U are all `slots` maps at once, with w and u files
+    each, so a map's cost with every slot busy is F = (W - U) / (w - u); the model's concurrent
+    files are then slots x f / F, so that `slots` maps sharing them go at F. T is the job
+    start-up, a lone map's start-up (the planner's default) and one file: J = T - task - f.
+    U is J, a wave of map start-ups (JVMs and their first files, slower side by side) and u
+    files at F: the model's task start-up is U - J - u F, which it applies to every map.
+    Each file's bytes, at a host's WAN rate `external` (bytes/s), are taken out of f and F:
+    the model adds them itself.
 
-    relaycp: T is the start-up plus one round of the per-file cost; U's files take
-    relaycp_rounds rounds over every datanode relay's route, so f = (U - T) / (rounds - 1)
-    and the start-up is T - f."""
+    Without V the cost does not depend on the maps at once; without W, F comes from U and T
+    (F = (U - T) / (u - 1)), which counts the slower wave of start-ups as cost per file."""
+    if "T" not in distcp:
+        return None
+    per_map_u = math.ceil(U_FILES / slots)
+    per_map_w = math.ceil(W_FILES / slots)
+    wide = lone = None
+    if "U" in distcp and "W" in distcp and per_map_w > per_map_u:
+        wide = max(0.0, distcp["W"] - distcp["U"]) / (per_map_w - per_map_u)
+    elif "U" in distcp and per_map_u > 1:
+        wide = max(0.0, distcp["U"] - distcp["T"]) / (per_map_u - 1)
+    if "V" in distcp:
+        lone = max(0.0, distcp["V"] - distcp["T"]) / (V_FILES - 1)
+    bytes_seconds = PROBE_FILE_BYTES / external if external else 0.0
+    if wide is not None:
+        wide = max(0.0, wide - bytes_seconds)
+    if lone is not None:
+        lone = max(0.0, lone - bytes_seconds)
+    per_file, concurrent = DISTCP_FILE_SECONDS, 0.0
+    if wide is not None:
+        per_file = wide
+        if lone is not None and 0 < lone < wide:
+            per_file, concurrent = lone, max(1.0, slots * lone / wide)
+    job = max(0.0, distcp["T"] - DISTCP_TASK_SECONDS - (lone if lone is not None else per_file))
+    task = DISTCP_TASK_SECONDS
+    if "U" in distcp and "W" in distcp and wide is not None:
+        task = max(0.0, distcp["U"] - job - per_map_u * wide)
+    return {"job": job, "task": task, "per_file": per_file, "concurrent_files": concurrent,
+            "lone_per_file": lone, "wide_per_file": wide}
+
+
+def overhead_options(startup, lab, phases=None, external=None):
+    """The planner's start-up and per-file options from the start-up probes, solved so that
+    the planner's own models give their seconds back.
+
+    DistCp: see distcp_overheads.
+
+    relaycp: U's and W's files take relaycp_rounds rounds over every datanode relay's route,
+    so a stream's steady cost per file with every route busy is F = (copying(W) -
+    copying(U)) / (rounds(W) - rounds(U)) from relaycp's own phase times (U alone would count
+    the first files' JIT compilation); commit and verification per file are (phase(W) -
+    phase(U)) / (1200 - 300). X is W over one route: its cost with a third of the streams is
+    f = (copying(X) - copying(T)) / (rounds(X) - 1). Where f is below F the streams share the
+    per-file work: the model's concurrent files are streams(W) x f / F, so that W's streams
+    sharing them go at F. The start-up is what is left of T: T - f - commit - verification.
+    Without phase times, F comes from the wall times, (W - U) / (rounds(W) - rounds(U))."""
     options = []
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
-    if "T" in distcp:
-        per_file = DISTCP_FILE_SECONDS
-        per_map = math.ceil(U_FILES / slots)
-        if "U" in distcp and per_map > 1:
-            per_file = max(0.0, distcp["U"] - distcp["T"]) / (per_map - 1)
-        job = max(0.0, distcp["T"] - DISTCP_TASK_SECONDS - per_file)
-        options += ["--distcp-job-seconds", f"{job:.1f}", "--distcp-task-seconds",
-                    str(DISTCP_TASK_SECONDS), "--distcp-file-seconds", f"{per_file:.3f}"]
+    fitted = distcp_overheads(distcp, slots, external)
+    if fitted is not None:
+        options += ["--distcp-job-seconds", f"{fitted['job']:.1f}",
+                    "--distcp-task-seconds", f"{fitted['task']:.1f}",
+                    "--distcp-file-seconds", f"{fitted['per_file']:.3f}",
+                    "--distcp-concurrent-files", f"{fitted['concurrent_files']:.2f}"]
     if "T" in relaycp:
         per_file = None
-        rounds = relaycp_rounds(U_FILES, lab["datanodes_per_site"], RELAYCP_CHUNKS_AT_ONCE)
-        if "U" in relaycp and rounds > 1:
-            per_file = max(0.0, relaycp["U"] - relaycp["T"]) / (rounds - 1)
-        start = relaycp["T"] - (per_file or 0.0)
+        routes = lab["datanodes_per_site"]
+        rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
+        rounds_w = relaycp_rounds(W_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
+        phases = phases or {}
+        after = 0.0
+        # In a round each of a route's streams moves one file, sharing the route's WAN rate;
+        # the model adds those bytes itself.
+        round_bytes = (RELAYCP_CHUNKS_AT_ONCE * PROBE_FILE_BYTES / external) if external else 0.0
+        if "U" in phases and "W" in phases and rounds_w > rounds_u:
+            u, w = phases["U"], phases["W"]
+            per_file = max(0.0, max(0.0, w["copying"] - u["copying"]) / (rounds_w - rounds_u)
+                           - round_bytes)
+            commit = max(0.0, w["committing"] - u["committing"]) / (W_FILES - U_FILES)
+            verify = max(0.0, w["verifying"] - u["verifying"]) / (W_FILES - U_FILES)
+            after = commit + verify
+            options += ["--relaycp-commit-seconds", f"{commit:.4f}",
+                        "--relaycp-verify-seconds", f"{verify:.4f}"]
+            rounds_x = relaycp_rounds(W_FILES, 1, RELAYCP_CHUNKS_AT_ONCE)
+            if "X" in phases and "T" in phases and routes > 1 and rounds_x > 1:
+                fewer = max(0.0, max(0.0, phases["X"]["copying"] - phases["T"]["copying"])
+                            / (rounds_x - 1) - round_bytes)
+                if 0 < fewer < per_file:
+                    streams = routes * RELAYCP_CHUNKS_AT_ONCE
+                    options += ["--relaycp-concurrent-files",
+                                f"{max(1.0, streams * fewer / per_file):.1f}"]
+                    per_file = fewer
+        elif "U" in relaycp and "W" in relaycp and rounds_w > rounds_u:
+            per_file = max(0.0, relaycp["W"] - relaycp["U"]) / (rounds_w - rounds_u)
+        elif "U" in relaycp and rounds_u > 1:
+            per_file = max(0.0, relaycp["U"] - relaycp["T"]) / (rounds_u - 1)
+        start = relaycp["T"] - (per_file or 0.0) - after
         options += ["--relaycp-start-seconds", f"{max(0.0, start):.1f}"]
         if per_file is not None:
             options += ["--relaycp-file-seconds", f"{per_file:.3f}"]
@@ -234,7 +324,7 @@ def predict(folder, lab, probe, runs):
                   "--boot-seconds", str(lab["boot_delay_s"]),
                   "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
                   "--distcp-maps", str(slots), "--distcp-slots-per-node", str(lab["slots_per_node"])]
-        common += overhead_options(startup, lab)
+        common += overhead_options(startup, lab, relaycp_phases(folder), external * 1e6)
         for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
             cmd = [binary] + common + ["--model", model, "--pairs", pairs]
             res = subprocess.run(cmd, capture_output=True, text=True)
@@ -353,9 +443,22 @@ def main(folder):
     startup = startup_seconds(folder)
     d, r = startup.get("distcp", {}), startup.get("relaycp", {})
     md += ["", "Predicted seconds: `relaycp plan --what-if` with the lab's figures, the probe's "
-           "measured rates, and each tool's start-up and cost per file from copies of one 1 KiB "
-           f"file (T: DistCp {fmt(d.get('T'))} s, relaycp {fmt(r.get('T'))} s) and of 300 "
-           f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s) in `startup/`:", ""]
+           "measured rates, and each tool's start-up and cost per file from copies of one 64 KiB "
+           f"file (T: DistCp {fmt(d.get('T'))} s, relaycp {fmt(r.get('T'))} s), of 300 "
+           f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s) and of 1,200 "
+           f"(W: DistCp {fmt(d.get('W'))} s, relaycp {fmt(r.get('W'))} s); DistCp also copied "
+           f"300 with one map (V: {fmt(d.get('V'))} s) and relaycp 1,200 over one route "
+           f"(X: {fmt(r.get('X'))} s), after one untimed relaycp copy of W to warm the "
+           "datanode relays; all in `startup/`, with DistCp's "
+           "per-map timings in `*-distcp-maps.txt`:", ""]
+    external = probe_rate(probe, "cross-site")
+    fitted = distcp_overheads(d, lab["datanodes_per_site"] * lab["slots_per_node"],
+                              external * 1e6 if external else None)
+    if fitted:
+        md += [f"DistCp solved from them: job start-up {fmt(fitted['job'])} s, task start-up "
+               f"{fmt(fitted['task'])} s, a lone map's cost per file {fmt(fitted['lone_per_file'], 3)} s, "
+               f"a map's with every slot busy {fmt(fitted['wide_per_file'], 3)} s, so "
+               f"{fmt(fitted['concurrent_files'], 2)} concurrent files (0: no limit).", ""]
     md += [f"- `{c}`" for c in commands]
     md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "

@@ -65,11 +65,14 @@ dataset_parts() {
     S) echo ".:5000:$((64 * 1024))" ;;
     M) echo "big:4:$((256 * MiB)) small:3000:$((64 * 1024))" ;;
     Q) echo ".:4:$((16 * MiB))" ;;   # the quick set: 64 MiB
-    T) echo ".:1:1024" ;;            # one 1 KiB file: each tool's start-up, for the planner
-    U) echo ".:300:1024" ;;          # 300 files of 1 KiB: each tool's cost per file, beside T
-    V) echo ".:300:1024" ;;          # U again, for DistCp with one map: a lone map's cost per file
-    W) echo ".:1200:1024" ;;         # beside U: the cost per file in steady state (DistCp: every slot busy)
-    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V or W)" ;;
+    # The start-up probes, in files of 64 KiB like S's and M's small ones: how often a file's
+    # close waits on HDFS's completeFile back-off depends on its size (see maps.py).
+    T) echo ".:1:65536" ;;           # one file: each tool's start-up, for the planner
+    U) echo ".:300:65536" ;;         # 300 files: each tool's cost per file, beside T and W
+    W) echo ".:1200:65536" ;;        # beside U: the cost per file in steady state (DistCp: every slot busy)
+    V) echo ".:300:65536" ;;         # U again, for DistCp with one map: a lone map's cost per file
+    X) echo ".:1200:65536" ;;        # W again, for relaycp over one route: its cost per file on fewer streams
+    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W or X)" ;;
   esac
 }
 
@@ -240,7 +243,7 @@ remove_spawned() {
 }
 
 run_relaycp() {
-  local ds=$1 k=$2 runs=$3
+  local ds=$1 k=$2 runs=$3 routes=${4:-$LAB_DATANODES}
   local rj="$runs/$ds-relaycp-k$k.json"
   if [[ ! -x $RELAYCP_BIN ]]; then
     log "relaycp $ds k=$k: skipped, $RELAYCP_BIN does not exist yet (awaiting the copy command)"
@@ -250,8 +253,8 @@ run_relaycp() {
   fi
   start_existing_relays
   local i srcs="" dsts="" h
-  for h in $(datanodes src); do srcs+="${srcs:+,}$h:$RELAY_PORT"; done
-  for h in $(datanodes dst); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
+  for h in $(datanodes src | head -n "$routes"); do srcs+="${srcs:+,}$h:$RELAY_PORT"; done
+  for h in $(datanodes dst | head -n "$routes"); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
   for ((i = 1; i <= k; i++)); do srcs+=",src-sp$i:$RELAY_PORT"; dsts+=",dst-sp$i:$RELAY_PORT"; done
   fs_rm "$(nn_uri dst)/relaycp/$ds"
   rm -f "$LAB_DIR/spawned.times"
@@ -347,16 +350,24 @@ lab_run() {
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
   # which must finish in under five minutes.
   if ((!quick && startup)); then
-    log "measuring each tool's start-up and cost per file (datasets T, U, W and, for DistCp, V)"
+    log "measuring each tool's start-up and cost per file (datasets T, U, W; for DistCp V, for relaycp X)"
     mkdir -p "$out/startup"
+    for ds in T U W; do gen_dataset "$ds"; done
+    # Relays on datanodes are long-running daemons, warm in service: one untimed copy of W
+    # compiles their per-file paths before the probes, as the datasets' runs find them.
+    if [[ ,$tools, == *,relaycp,* ]]; then
+      mkdir -p "$out/startup/warm-up"; run_relaycp W 0 "$out/startup/warm-up"
+    fi
     for ds in T U W; do
-      gen_dataset "$ds"
       if [[ ,$tools, == *,distcp,* ]]; then run_distcp "$ds" "$out/startup"; fi
       if [[ ,$tools, == *,relaycp,* ]]; then run_relaycp "$ds" 0 "$out/startup"; fi
     done
     # DistCp's cost per file may depend on the maps copying at once (they share the namenodes
     # and, here, two cores): V is one map, beside W's every slot.
     if [[ ,$tools, == *,distcp,* ]]; then gen_dataset V; run_distcp V "$out/startup" 1; fi
+    # relaycp's cost per file may stop falling with more streams (they share the namenodes
+    # and two cores): X is W over one route's streams.
+    if [[ ,$tools, == *,relaycp,* ]]; then gen_dataset X; run_relaycp X 0 "$out/startup" 1; fi
   fi
   local ds k
   for ds in ${datasets//,/ }; do

@@ -236,6 +236,13 @@ public final class PlanCommand implements Callable<Integer> {
           + " comparison, rename (default: ${DEFAULT-VALUE}).")
   double distcpFileSeconds;
 
+  @Option(names = "--distcp-concurrent-files", paramLabel = "N", defaultValue = "0",
+      description = "How many DistCp maps pay their cost per file at full speed at once; more"
+          + " share it (the namenodes' handlers, a small cluster's cores), and"
+          + " --distcp-file-seconds is then a lone map's cost. 0: no limit"
+          + " (default: ${DEFAULT-VALUE}).")
+  double distcpConcurrentFiles;
+
   @Option(names = "--relaycp-start-seconds", paramLabel = "SECONDS", defaultValue = "2",
       description = "relaycp's start-up before listing: the driver's JVM and its first"
           + " connections (default: ${DEFAULT-VALUE}).")
@@ -245,6 +252,23 @@ public final class PlanCommand implements Callable<Integer> {
       description = "relaycp's cost per file on a stream besides its bytes: open, create, close"
           + " (default: ${DEFAULT-VALUE}).")
   double relaycpFileSeconds;
+
+  @Option(names = "--relaycp-commit-seconds", paramLabel = "SECONDS", defaultValue = "0.001",
+      description = "relaycp's commit cost per file: the driver's rename into place"
+          + " (default: ${DEFAULT-VALUE}).")
+  double relaycpCommitSeconds;
+
+  @Option(names = "--relaycp-concurrent-files", paramLabel = "N", defaultValue = "0",
+      description = "How many relaycp streams pay a file's open and close cost at full speed at"
+          + " once; more share it (the destination's namenode, the hosts' cores), and"
+          + " --relaycp-file-seconds is then a stream's cost with no one sharing. 0: no limit"
+          + " (default: ${DEFAULT-VALUE}).")
+  double relaycpConcurrentFiles;
+
+  @Option(names = "--relaycp-verify-seconds", paramLabel = "SECONDS", defaultValue = "0.001",
+      description = "relaycp's verification cost per file: comparing the two clusters'"
+          + " checksums, with the driver's requests in parallel (default: ${DEFAULT-VALUE}).")
+  double relaycpVerifySeconds;
 
   @Option(names = "--block-size", paramLabel = "SIZE",
       description = "HDFS block size (what-if default: 128MiB; live: the source files' largest).")
@@ -259,8 +283,8 @@ public final class PlanCommand implements Callable<Integer> {
   private CopyOverheads overheads() {
     CopyOverheads defaults = CopyOverheads.DEFAULT;
     return new CopyOverheads(relaycpStartSeconds, defaults.listingSecondsPerFile(),
-        relaycpFileSeconds, defaults.perChunkSeconds(), defaults.commitSecondsPerFile(),
-        defaults.verifySecondsPerFile());
+        relaycpFileSeconds, defaults.perChunkSeconds(), relaycpCommitSeconds,
+        relaycpVerifySeconds);
   }
 
   @Override
@@ -306,10 +330,11 @@ public final class PlanCommand implements Callable<Integer> {
             destination,
             machine,
             new Pricing(egressPerGigabyte, nodePricePerHour),
-            new RelaycpSettings(DataSize.parse(chunkSize), streamsPerRelay, overheads()),
+            new RelaycpSettings(DataSize.parse(chunkSize), streamsPerRelay, overheads())
+                .withConcurrentFiles(relaycpConcurrentFiles),
             new DistcpSettings(
                 distcpMaps, distcpSlotsPerNode, distcpJobSeconds, distcpTaskSeconds,
-                distcpFileSeconds, distcpBlocksPerChunk, blocks),
+                distcpFileSeconds, distcpBlocksPerChunk, blocks, distcpConcurrentFiles),
             new ThesisSettings(
                 variant(), DataRate.parse(splitRate), pretestSeconds, DataRate.parse(splitRate),
                 DataRate.parse(splitRate)));

@@ -20,7 +20,8 @@ import java.util.List;
  *
  * <p>The maps run on the source cluster's nodes in waves of free slots ({@code slotsPerNode} per
  * node, in listing order); each map pays a task start-up, then copies its entries one after
- * another, each with a per-file cost. A map writes as a remote HDFS client, so the destination's
+ * another, each with a per-file cost; beyond {@code concurrentFiles} maps paying it at once, they
+ * share it ({@link DistcpSettings}). A map writes as a remote HDFS client, so the destination's
  * namenode puts each block on a datanode of its choice, at random: a map moves at the expected
  * least of its share of its node's WAN cap and its share of a random destination node's cap
  * ({@link StreamSimulation#expectedShare}). The sum is held under the destination's WAN cap and
@@ -82,7 +83,8 @@ public record DistcpModel() implements CopyModel {
         new StreamSimulation.Destinations(
             destination.nodes() + pairs, destination.external().bytesPerSecond());
     double data =
-        StreamSimulation.run(nodes, maps(input.workload(), settings), caps, destinations, false);
+        StreamSimulation.run(
+            nodes, maps(input.workload(), settings), caps, destinations, false, settings.fileLanes());
     double seconds = start + data;
     double dollars =
         input.pricing().egressDollars(input.workload().totalSize())
@@ -106,7 +108,7 @@ public record DistcpModel() implements CopyModel {
         current.add(new StreamSimulation.Step(settings.taskStartSeconds(), 0));
         currentBytes = 0;
       }
-      current.add(new StreamSimulation.Step(settings.perFileSeconds(), entry));
+      current.add(new StreamSimulation.Step(settings.perFileSeconds(), entry, true));
       currentBytes += entry;
     }
     if (current.size() > 1) {

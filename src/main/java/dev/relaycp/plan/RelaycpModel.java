@@ -67,7 +67,7 @@ public record RelaycpModel() implements CopyModel {
     if (joinSeconds > 0 && pairs > 0) {
       caps.add(new StreamSimulation.CapChange(joinSeconds, least(destinationWan + spawnedWan, feed, absorb)));
     }
-    double data = StreamSimulation.run(relays, chunks, caps, null, true);
+    double data = StreamSimulation.run(relays, chunks, caps, null, true, settings.fileLanes());
     double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
     double dollars =
         2 * pairs * machine.dollarsFor(before + data)
@@ -75,7 +75,10 @@ public record RelaycpModel() implements CopyModel {
     return new Estimate(pairs, 2 * pairs, seconds, dollars);
   }
 
-  /** One task per chunk; the file's open and close cost rides on its first chunk. */
+  /**
+   * One task per chunk; the file's open and close cost rides on its first chunk, whose delay is
+   * then shared (see {@link RelaycpSettings}).
+   */
   private static List<List<StreamSimulation.Step>> chunks(Workload workload, RelaycpSettings settings) {
     long chunk = settings.chunkSize().bytes();
     CopyOverheads overheads = settings.overheads();
@@ -87,7 +90,7 @@ public record RelaycpModel() implements CopyModel {
         for (long piece = 0; piece < pieces; piece++) {
           long bytes = Math.min(chunk, size - piece * chunk);
           double fixed = overheads.perChunkSeconds() + (piece == 0 ? overheads.perFileSeconds() : 0);
-          tasks.add(List.of(new StreamSimulation.Step(fixed, Math.max(0, bytes))));
+          tasks.add(List.of(new StreamSimulation.Step(fixed, Math.max(0, bytes), piece == 0)));
         }
       }
     }

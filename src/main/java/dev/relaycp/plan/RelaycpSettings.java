@@ -14,13 +14,19 @@ import dev.relaycp.error.RelayCpException;
  * {@code streamsPerRelay} of them at once ({@code relaycp.relay.parallel-streams}), each on a
  * writer connection until the writer answers, so a file's open and close costs overlap on that
  * many chunks. See {@link #chunksAtOnce}.
+ *
+ * <p>{@code concurrentFiles} is how many streams can pay a file's open and close cost at full
+ * speed at once, 0 for no limit: that cost is work on machinery every stream shares (the
+ * destination's namenode, the driver, the hosts' cores), so beyond that many the streams
+ * opening or closing a file share it, and more relays no longer copy small files faster.
  */
 public record RelaycpSettings(
     DataSize chunkSize,
     int streamsPerRelay,
     int chunksInFlightPerRoute,
     DataSize bytesInFlightPerRoute,
-    CopyOverheads overheads) {
+    CopyOverheads overheads,
+    double concurrentFiles) {
   public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE = 32;
   public static final DataSize DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = DataSize.ofMebibytes(64);
   public static final RelaycpSettings DEFAULT =
@@ -33,7 +39,14 @@ public record RelaycpSettings(
         streamsPerRelay,
         DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
         DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE,
-        overheads);
+        overheads,
+        0);
+  }
+
+  /** These settings with {@code concurrent} streams paying a file's cost at full speed at once. */
+  public RelaycpSettings withConcurrentFiles(double concurrent) {
+    return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
+        bytesInFlightPerRoute, overheads, concurrent);
   }
 
   public RelaycpSettings {
@@ -45,6 +58,11 @@ public record RelaycpSettings(
           INVALID_ARGUMENT,
           "a route's window of " + chunksInFlightPerRoute + " chunks and " + bytesInFlightPerRoute
               + " must hold at least 1 chunk and 1 byte");
+    }
+    if (!(concurrentFiles == 0 || concurrentFiles >= 1) || Double.isInfinite(concurrentFiles)) {
+      throw new RelayCpException(
+          INVALID_ARGUMENT,
+          "relaycp concurrent files " + concurrentFiles + " must be 1 or more, or 0 for no limit");
     }
     if (chunkSize.bytes() < 1) {
       throw new RelayCpException(
@@ -64,5 +82,10 @@ public record RelaycpSettings(
   public int chunksAtOnce(long chunkBytes) {
     long byBytes = Math.max(1, (bytesInFlightPerRoute.bytes() + chunkBytes - 1) / Math.max(1, chunkBytes));
     return (int) Math.max(1, Math.min(byBytes, Math.min(chunksInFlightPerRoute, streamsPerRelay)));
+  }
+
+  /** Streams that pay a file's cost at full speed at once; infinite when not limited. */
+  double fileLanes() {
+    return concurrentFiles == 0 ? Double.POSITIVE_INFINITY : concurrentFiles;
   }
 }

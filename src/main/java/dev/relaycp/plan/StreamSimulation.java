@@ -23,7 +23,9 @@ import java.util.List;
  * bytes land on one of that many receiving nodes chosen at random (DistCp's maps write as remote
  * HDFS clients, so the destination's namenode picks each block's datanode); a worker then moves
  * at the expected least of its node's share and its receiving node's share, see {@link
- * #expectedShare}.
+ * #expectedShare}. With a number of shared lanes, a step's delay may be marked shared: work on
+ * machinery every worker uses (a namenode, the cluster's cores), of which that many workers can
+ * do at full speed at once; when more are in a shared delay, they split the lanes equally.
  */
 final class StreamSimulation {
   private static final double BYTES_EPSILON = 1e-3;
@@ -48,8 +50,15 @@ final class StreamSimulation {
     }
   }
 
-  /** One step of a task: a delay, then bytes. */
-  record Step(double fixedSeconds, double bytes) {}
+  /**
+   * One step of a task: a delay, then bytes. A {@code shared} delay is work on the shared lanes:
+   * {@code fixedSeconds} is its length for a worker that has a lane to itself.
+   */
+  record Step(double fixedSeconds, double bytes, boolean shared) {
+    Step(double fixedSeconds, double bytes) {
+      this(fixedSeconds, bytes, false);
+    }
+  }
 
   /** From {@code fromSeconds} on, the sum of all rates is at most {@code capBytesPerSecond}. */
   record CapChange(double fromSeconds, double capBytesPerSecond) {}
@@ -83,6 +92,23 @@ final class StreamSimulation {
       List<CapChange> caps,
       Destinations destinations,
       boolean holdBack) {
+    return run(nodes, tasks, caps, destinations, holdBack, Double.POSITIVE_INFINITY);
+  }
+
+  /**
+   * As {@link #run(List, List, List, Destinations, boolean)}, with shared delays done on {@code
+   * sharedLanes} lanes (infinite: every shared delay at full speed).
+   */
+  static double run(
+      List<Node> nodes,
+      List<List<Step>> tasks,
+      List<CapChange> caps,
+      Destinations destinations,
+      boolean holdBack,
+      double sharedLanes) {
+    if (!(sharedLanes > 0)) {
+      throw new IllegalArgumentException("shared lanes " + sharedLanes + " must be positive");
+    }
     requireNonNull(nodes, "nodes is null");
     requireNonNull(tasks, "tasks is null");
     requireNonNull(caps, "caps is null");
@@ -108,6 +134,8 @@ final class StreamSimulation {
     int[] task = new int[workers];
     int[] step = new int[workers];
     double[] fixed = new double[workers];
+    boolean[] shared = new boolean[workers];
+    double[] pace = new double[workers];
     double[] bytes = new double[workers];
     double[] rate = new double[workers];
     java.util.Arrays.fill(task, -1);
@@ -137,14 +165,18 @@ final class StreamSimulation {
           heldBytes[node] += taskBytes[nextTask];
           task[worker] = nextTask++;
           step[worker] = -1;
-          advanceStep(tasks, worker, task, step, fixed, bytes);
+          advanceStep(tasks, worker, task, step, fixed, bytes, shared);
         }
       }
       boolean busy = false;
       int[] moving = new int[nodes.size()];
+      int inShared = 0;
       for (int worker = 0; worker < workers; worker++) {
         if (task[worker] >= 0) {
           busy = true;
+          if (fixed[worker] > 0 && shared[worker]) {
+            inShared++;
+          }
           if (fixed[worker] <= 0 && bytes[worker] > 0) {
             moving[workerNode.get(worker)]++;
           }
@@ -195,19 +227,23 @@ final class StreamSimulation {
           rate[worker] *= scale;
         }
       }
+      double sharedPace = Math.min(1, sharedLanes / Math.max(1, inShared));
       double delta = nextChange - now;
       for (int worker = 0; worker < workers; worker++) {
         if (task[worker] < 0) {
           continue;
         }
-        delta = Math.min(delta, fixed[worker] > 0 ? fixed[worker] : bytes[worker] / rate[worker]);
+        pace[worker] = shared[worker] ? sharedPace : 1;
+        delta =
+            Math.min(
+                delta, fixed[worker] > 0 ? fixed[worker] / pace[worker] : bytes[worker] / rate[worker]);
       }
       for (int worker = 0; worker < workers; worker++) {
         if (task[worker] < 0) {
           continue;
         }
         if (fixed[worker] > 0) {
-          fixed[worker] -= delta;
+          fixed[worker] -= delta * pace[worker];
           if (fixed[worker] <= SECONDS_EPSILON) {
             fixed[worker] = 0;
           }
@@ -218,7 +254,7 @@ final class StreamSimulation {
           }
         }
         if (fixed[worker] <= 0 && bytes[worker] <= 0) {
-          advanceStep(tasks, worker, task, step, fixed, bytes);
+          advanceStep(tasks, worker, task, step, fixed, bytes, shared);
         }
       }
       now += delta;
@@ -255,18 +291,26 @@ final class StreamSimulation {
 
   /** Moves a worker to the next non-empty step of its task, or makes it idle. */
   private static void advanceStep(
-      List<List<Step>> tasks, int worker, int[] task, int[] step, double[] fixed, double[] bytes) {
+      List<List<Step>> tasks,
+      int worker,
+      int[] task,
+      int[] step,
+      double[] fixed,
+      double[] bytes,
+      boolean[] shared) {
     List<Step> steps = tasks.get(task[worker]);
     while (++step[worker] < steps.size()) {
       Step next = steps.get(step[worker]);
       if (next.fixedSeconds() > 0 || next.bytes() > 0) {
         fixed[worker] = next.fixedSeconds();
         bytes[worker] = next.bytes();
+        shared[worker] = next.shared();
         return;
       }
     }
     task[worker] = -1;
     fixed[worker] = 0;
     bytes[worker] = 0;
+    shared[worker] = false;
   }
 }

@@ -164,6 +164,35 @@ class PlanCommandTest {
   }
 
   @Test
+  void measuredOverheadsChangeTheModelsTheyBelongTo() throws Exception {
+    String[] smallFiles = {"--what-if", "--json", "--file-sizes", "5000x64KiB", "--pairs", "0",
+        "--source-nodes", "3", "--destination-nodes", "3", "--external", "5MB/s"};
+    double relaycp = seconds(run(smallFiles));
+    double slowerVerification =
+        seconds(run(concat(smallFiles, "--relaycp-verify-seconds", "0.011")));
+    // 5000 files, 10 ms more each: 50 s more, after the data.
+    assertThat(slowerVerification - relaycp).isCloseTo(50, org.assertj.core.api.Assertions.within(1e-6));
+    String[] distcp = concat(smallFiles, "--model", "distcp", "--distcp-maps", "6",
+        "--distcp-slots-per-node", "2", "--distcp-file-seconds", "0.3");
+    assertThat(seconds(run(concat(distcp, "--distcp-concurrent-files", "3"))))
+        .isGreaterThan(seconds(run(distcp)) + 200);
+    Run bad = run(concat(distcp, "--distcp-concurrent-files", "0.5"));
+    assertThat(bad.exitCode()).isEqualTo(3);
+    assertThat(bad.output()).contains("concurrent files 0.5 must be 1 or more, or 0 for no limit");
+  }
+
+  private static double seconds(Run run) throws Exception {
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    return json(run).get("rows").get(0).get("seconds").asDouble();
+  }
+
+  private static String[] concat(String[] first, String... more) {
+    String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+    System.arraycopy(more, 0, all, first.length, more.length);
+    return all;
+  }
+
+  @Test
   void unknownVmTypeIsAUserError() {
     Run run = run("--what-if", "--size", "8GiB", "--vm-type", "m9.huge");
     assertThat(run.exitCode()).isEqualTo(3);

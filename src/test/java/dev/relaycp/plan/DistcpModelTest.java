@@ -7,8 +7,10 @@ import static dev.relaycp.plan.Inputs.site;
 import static dev.relaycp.plan.Inputs.withDistcp;
 import static dev.relaycp.plan.Inputs.withPricing;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.relaycp.error.RelayCpException;
 import org.junit.jupiter.api.Test;
 
 class DistcpModelTest {
@@ -27,6 +29,29 @@ class DistcpModelTest {
             input(files(1, 1000), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
             new DistcpSettings(20, 1, 10, 2, 1, 0, DataSize.ofMebibytes(128)));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(113, within(1e-6));
+  }
+
+  @Test
+  void mapsBeyondTheConcurrentFilesShareThePerFileCost() {
+    // 60 files of 1 KiB, 6 maps of 10 files on 3 nodes x 2 slots, 1 s per file for a lone map.
+    // Three at full speed at once: the six maps go at half speed, 20 s; no limit: 10 s (plus the
+    // bytes, 10 KiB at 1000 MiB/s shared by two maps, about 20 microseconds).
+    PlanInput input =
+        input(files(60, 1.0 / 1024), site(3, 1000, 1000), wideDestination(), machine(10, 100, 20));
+    PlanInput shared =
+        withDistcp(input, new DistcpSettings(6, 2, 0, 0, 1, 0, DataSize.ofMebibytes(128), 3));
+    assertThat(DistcpModel.maps(shared.workload(), shared.distcp())).hasSize(6);
+    assertThat(model.estimate(shared, 0).seconds()).isCloseTo(20, within(0.01));
+    PlanInput unlimited =
+        withDistcp(input, new DistcpSettings(6, 2, 0, 0, 1, 0, DataSize.ofMebibytes(128), 0));
+    assertThat(model.estimate(unlimited, 0).seconds()).isCloseTo(10, within(0.01));
+  }
+
+  @Test
+  void concurrentFilesBelowOneIsRefused() {
+    assertThatThrownBy(() -> new DistcpSettings(6, 2, 0, 0, 1, 0, DataSize.ofMebibytes(128), 0.5))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("concurrent files 0.5 must be 1 or more, or 0 for no limit");
   }
 
   @Test

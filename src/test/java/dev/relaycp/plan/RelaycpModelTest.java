@@ -124,7 +124,7 @@ class RelaycpModelTest {
         withRelaycp(
             input(files(1, 200), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 10)),
             new RelaycpSettings(
-                DataSize.ofMebibytes(10), 16, 32, DataSize.ofMebibytes(20), CopyOverheads.NONE));
+                DataSize.ofMebibytes(10), 16, 32, DataSize.ofMebibytes(20), CopyOverheads.NONE, 0));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(20, within(1e-6));
     assertThat(model.estimate(input, 2).seconds()).isCloseTo(14, within(1e-6));
   }
@@ -140,5 +140,19 @@ class RelaycpModelTest {
             input(files(64, 1.0 / 1024), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
             new RelaycpSettings(DataSize.ofMebibytes(32), 16, new CopyOverheads(0, 0, 1, 0, 0, 0)));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(3, within(0.01));
+  }
+
+  @Test
+  void streamsBeyondTheConcurrentFilesShareTheirPerFileCost() {
+    // 17 files of 1 KiB on one relay of 16 streams, 1 s per file: 16 at once (the 17th is held
+    // back while only one waits), then the 17th: 2 s. With 8 concurrent files the 16 go at half
+    // speed (2 s) and the 17th alone at full speed: 3 s.
+    PlanInput input =
+        withRelaycp(
+            input(files(17, 1.0 / 1024), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 20)),
+            new RelaycpSettings(DataSize.ofMebibytes(32), 16, new CopyOverheads(0, 0, 1, 0, 0, 0)));
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(2, within(0.01));
+    PlanInput shared = withRelaycp(input, input.relaycp().withConcurrentFiles(8));
+    assertThat(model.estimate(shared, 0).seconds()).isCloseTo(3, within(0.01));
   }
 }

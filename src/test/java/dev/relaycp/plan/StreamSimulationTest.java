@@ -46,4 +46,31 @@ class StreamSimulationTest {
             new StreamSimulation.Node(10, 10, 16));
     assertThat(StreamSimulation.run(unbounded, tasks, caps)).isCloseTo(16, within(1e-6));
   }
+
+  @Test
+  void sharedDelaysSplitTheLanesWhileUnsharedOnesDoNot() {
+    // Four workers, each 1 s unshared then 2 s shared. Two lanes: the unshared second runs side
+    // by side (1 s), then four workers split two lanes, half speed: 4 s more. No limit: 3 s.
+    List<List<StreamSimulation.Step>> tasks =
+        java.util.Collections.nCopies(
+            4, List.of(new StreamSimulation.Step(1, 0), new StreamSimulation.Step(2, 0, true)));
+    List<StreamSimulation.Node> node = List.of(new StreamSimulation.Node(10, 0, 4));
+    List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 2)).isCloseTo(5, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, Double.POSITIVE_INFINITY))
+        .isCloseTo(3, within(1e-9));
+  }
+
+  @Test
+  void aWorkerLeftAloneInASharedDelayGoesAtFullSpeed() {
+    // One lane, shared delays of 1 s and 3 s: both at half speed until the first is done at 2 s,
+    // when the other has 2 s left and the lane to itself: 4 s.
+    List<List<StreamSimulation.Step>> tasks =
+        List.of(
+            List.of(new StreamSimulation.Step(1, 0, true)),
+            List.of(new StreamSimulation.Step(3, 0, true)));
+    List<StreamSimulation.Node> node = List.of(new StreamSimulation.Node(10, 0, 2));
+    List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1)).isCloseTo(4, within(1e-9));
+  }
 }
