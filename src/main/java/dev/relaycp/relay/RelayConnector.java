@@ -25,6 +25,14 @@ public final class RelayConnector {
   /** Channels stop taking writes past this many queued bytes, and resume below the low mark. */
   static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(512 * 1024, 2 << 20);
   private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+  /**
+   * How long one attempt of {@link #connectWaiting} may wait for the relay's SYN-ACK. A relay
+   * named before its machine is up (a spawned VM still booting) loses the first SYN, and TCP
+   * sends it again only after 1, 3 and 7 seconds: an attempt that waited the full connect
+   * timeout would reach a relay up to 7 s after it listens. Short attempts, each with a fresh
+   * SYN, reach it within about one retry interval.
+   */
+  private static final int WAITING_CONNECT_TIMEOUT_MILLIS = 2_000;
   /** How long one attempt may take to connect and finish the handshake. */
   private static final long HANDSHAKE_TIMEOUT_SECONDS = 30;
 
@@ -65,7 +73,8 @@ public final class RelayConnector {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSeconds);
     while (true) {
       try {
-        return connect(address, listener).get(HANDSHAKE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return connect(address, listener, WAITING_CONNECT_TIMEOUT_MILLIS)
+            .get(HANDSHAKE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       } catch (ExecutionException e) {
         RelayCpException failure = e.getCause() instanceof RelayCpException relay
             ? relay
@@ -89,6 +98,11 @@ public final class RelayConnector {
    */
   public CompletableFuture<RelayConnection> connect(
       RelayAddress address, RelayConnection.Listener listener) {
+    return connect(address, listener, CONNECT_TIMEOUT_MILLIS);
+  }
+
+  private CompletableFuture<RelayConnection> connect(
+      RelayAddress address, RelayConnection.Listener listener, int connectTimeoutMillis) {
     requireNonNull(address, "address is null");
     CompletableFuture<Void> authenticated = new CompletableFuture<>();
     RelayConnection.DeliveryHandler delivery = new RelayConnection.DeliveryHandler(listener);
@@ -96,7 +110,7 @@ public final class RelayConnector {
         .group(group)
         .channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
