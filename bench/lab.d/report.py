@@ -246,10 +246,14 @@ def overhead_options(startup, lab, phases=None, external=None):
     so a stream's steady cost per file with every route busy is F = (copying(W) -
     copying(U)) / (rounds(W) - rounds(U)) from relaycp's own phase times (U alone would count
     the first files' JIT compilation); commit and verification per file are (phase(W) -
-    phase(U)) / (1200 - 300). X is W over one route: its cost with a third of the streams is
-    f = (copying(X) - copying(T)) / (rounds(X) - 1). Where f is below F the streams share the
-    per-file work: the model's concurrent files are streams(W) x f / F, so that W's streams
-    sharing them go at F. The start-up is what is left of T: T - f - commit - verification.
+    phase(U)) / (1200 - 300). X is W with a quarter of the streams (every route, fewer chunks
+    in flight on each): its cost per file is f = (copying(X) - copying(T)) / (rounds(X) - 1).
+    Where f is below F the streams share the per-file work: the model's concurrent files are
+    streams(W) x f / F, so that W's streams sharing them go at F. One file's bytes at the
+    route's WAN rate are taken out of each round (the model adds them itself, and starts a
+    route's streams apart so that their bytes seldom meet); where X's files' bytes one after
+    another fill most of its round, X was held by the network and says nothing about sharing.
+    The start-up is what is left of T: T - f - commit - verification.
     Without phase times, F comes from the wall times, (W - U) / (rounds(W) - rounds(U))."""
     options = []
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
@@ -267,9 +271,11 @@ def overhead_options(startup, lab, phases=None, external=None):
         rounds_w = relaycp_rounds(W_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
         phases = phases or {}
         after = 0.0
-        # In a round each of a route's streams moves one file, sharing the route's WAN rate;
-        # the model adds those bytes itself.
-        round_bytes = (RELAYCP_CHUNKS_AT_ONCE * PROBE_FILE_BYTES / external) if external else 0.0
+        # In a round each stream moves one file. The model starts a route's streams apart, so
+        # that a file's bytes mostly have the route to themselves while the others pay their
+        # per-file cost, as in a copy: a round is the cost plus one file's bytes at the route's
+        # WAN rate, which the model adds itself.
+        round_bytes = (PROBE_FILE_BYTES / external) if external else 0.0
         if "U" in phases and "W" in phases and rounds_w > rounds_u:
             u, w = phases["U"], phases["W"]
             per_file = max(0.0, max(0.0, w["copying"] - u["copying"]) / (rounds_w - rounds_u)
@@ -279,11 +285,20 @@ def overhead_options(startup, lab, phases=None, external=None):
             after = commit + verify
             options += ["--relaycp-commit-seconds", f"{commit:.4f}",
                         "--relaycp-verify-seconds", f"{verify:.4f}"]
-            rounds_x = relaycp_rounds(W_FILES, 1, RELAYCP_CHUNKS_AT_ONCE)
-            if "X" in phases and "T" in phases and routes > 1 and rounds_x > 1:
-                fewer = max(0.0, max(0.0, phases["X"]["copying"] - phases["T"]["copying"])
-                            / (rounds_x - 1) - round_bytes)
-                if 0 < fewer < per_file:
+            # X: every route with x_at_once chunks in flight (runs before 2026-11-23 10:00
+            # sent X over one route, which its WAN cap held below W's rate).
+            x_at_once = min(RELAYCP_CHUNKS_AT_ONCE, lab.get("x_chunks_in_flight", 0)) or None
+            x_routes = routes if x_at_once else 1
+            x_at_once = x_at_once or RELAYCP_CHUNKS_AT_ONCE
+            rounds_x = relaycp_rounds(W_FILES, x_routes, x_at_once)
+            x_link_seconds = (x_at_once * PROBE_FILE_BYTES / external) if external else 0.0
+            if "X" in phases and "T" in phases and x_routes * x_at_once < routes * RELAYCP_CHUNKS_AT_ONCE \
+                    and rounds_x > 1:
+                x_round = max(0.0, phases["X"]["copying"] - phases["T"]["copying"]) / (rounds_x - 1)
+                fewer = max(0.0, x_round - round_bytes)
+                # Where X's rounds were mostly its bytes crossing the WAN (each route's files
+                # one after another), X measured the network, not what fewer streams pay.
+                if 0 < fewer < per_file and x_link_seconds < 0.8 * x_round:
                     streams = routes * RELAYCP_CHUNKS_AT_ONCE
                     options += ["--relaycp-concurrent-files",
                                 f"{max(1.0, streams * fewer / per_file):.1f}"]

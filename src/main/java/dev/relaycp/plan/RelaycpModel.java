@@ -49,14 +49,18 @@ public record RelaycpModel() implements CopyModel {
     List<List<StreamSimulation.Step>> chunks = chunks(workload, settings);
     int atOnce = settings.chunksAtOnce(smallestChunk(workload, settings));
     double window = settings.bytesInFlightPerRoute().bytes();
+    // A route's streams start one file's cost apart, spread over the streams: a file's opening
+    // and closing on one stream overlap other streams' bytes, as they do in a copy.
+    double stagger = (overheads.perFileSeconds() + overheads.perChunkSeconds()) / atOnce;
     List<StreamSimulation.Node> relays = new ArrayList<>();
     for (int node = 0; node < source.nodes(); node++) {
-      relays.add(new StreamSimulation.Node(source.external().bytesPerSecond(), 0, atOnce, window));
+      relays.add(new StreamSimulation.Node(
+          source.external().bytesPerSecond(), 0, atOnce, window, stagger));
     }
     for (int relay = 0; relay < pairs; relay++) {
       relays.add(
           new StreamSimulation.Node(
-              machine.relayRate().bytesPerSecond(), joinSeconds, atOnce, window));
+              machine.relayRate().bytesPerSecond(), joinSeconds, atOnce, window, stagger));
     }
     double feed = source.internalTotal().bytesPerSecond();
     double absorb = destination.internalTotal().bytesPerSecond() / destination.replication();

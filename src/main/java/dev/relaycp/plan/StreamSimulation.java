@@ -34,19 +34,37 @@ final class StreamSimulation {
   /**
    * A node: its cap, when it can start (seconds from the simulation's start), its workers, and
    * the bytes its tasks may come to: a node holding a task takes another only while the tasks
-   * it holds come to fewer bytes than {@code windowBytes}.
+   * it holds come to fewer bytes than {@code windowBytes}. Its worker in slot j starts {@code j
+   * x staggerSeconds} after the node is ready: identical workers started together would move
+   * their bytes in lock-step, each at a share of the cap, where real streams drift apart and
+   * mostly find the link to themselves.
    */
-  record Node(double capBytesPerSecond, double readySeconds, int workers, double windowBytes) {
+  record Node(
+      double capBytesPerSecond,
+      double readySeconds,
+      int workers,
+      double windowBytes,
+      double staggerSeconds) {
     Node {
-      if (!(capBytesPerSecond > 0) || !(readySeconds >= 0) || workers < 1 || !(windowBytes > 0)) {
+      if (!(capBytesPerSecond > 0) || !(readySeconds >= 0) || workers < 1 || !(windowBytes > 0)
+          || !(staggerSeconds >= 0)) {
         throw new IllegalArgumentException(
             "node cap " + capBytesPerSecond + ", ready " + readySeconds + ", workers " + workers
-                + ", window " + windowBytes);
+                + ", window " + windowBytes + ", stagger " + staggerSeconds);
       }
     }
 
+    Node(double capBytesPerSecond, double readySeconds, int workers, double windowBytes) {
+      this(capBytesPerSecond, readySeconds, workers, windowBytes, 0);
+    }
+
     Node(double capBytesPerSecond, double readySeconds, int workers) {
-      this(capBytesPerSecond, readySeconds, workers, Double.POSITIVE_INFINITY);
+      this(capBytesPerSecond, readySeconds, workers, Double.POSITIVE_INFINITY, 0);
+    }
+
+    /** When the worker in {@code slot} may take its first task. */
+    double readySeconds(int slot) {
+      return readySeconds + slot * staggerSeconds;
     }
   }
 
@@ -116,11 +134,13 @@ final class StreamSimulation {
       throw new IllegalArgumentException("caps must start at 0 s: " + caps);
     }
     List<Integer> workerNode = new ArrayList<>();
+    List<Integer> workerSlot = new ArrayList<>();
     int maxWorkers = nodes.stream().mapToInt(Node::workers).max().orElse(0);
     for (int slot = 0; slot < maxWorkers; slot++) {
       for (int node = 0; node < nodes.size(); node++) {
         if (slot < nodes.get(node).workers()) {
           workerNode.add(node);
+          workerSlot.add(slot);
         }
       }
     }
@@ -160,7 +180,8 @@ final class StreamSimulation {
             holding[node] == 0
                 || (heldBytes[node] < nodes.get(node).windowBytes()
                     && (!holdBack || tasks.size() - nextTask > nodes.size()));
-        if (task[worker] < 0 && room && nodes.get(node).readySeconds() <= now + SECONDS_EPSILON) {
+        if (task[worker] < 0 && room
+            && nodes.get(node).readySeconds(workerSlot.get(worker)) <= now + SECONDS_EPSILON) {
           holding[node]++;
           heldBytes[node] += taskBytes[nextTask];
           task[worker] = nextTask++;
@@ -184,9 +205,10 @@ final class StreamSimulation {
       }
       double nextChange = Double.POSITIVE_INFINITY;
       if (nextTask < tasks.size()) {
-        for (Node node : nodes) {
-          if (node.readySeconds() > now + SECONDS_EPSILON) {
-            nextChange = Math.min(nextChange, node.readySeconds());
+        for (int worker = 0; worker < workers; worker++) {
+          double ready = nodes.get(workerNode.get(worker)).readySeconds(workerSlot.get(worker));
+          if (task[worker] < 0 && ready > now + SECONDS_EPSILON) {
+            nextChange = Math.min(nextChange, ready);
           }
         }
       }

@@ -131,28 +131,46 @@ class RelaycpModelTest {
 
   @Test
   void smallFilesOverlapTheirPerFileCostOnEachRoutesStreams() {
-    // 64 files of 1 KiB over 2 relays, each with 16 streams (the window holds 32 chunks, 64 MiB):
-    // 16 per relay at once, each a 1 s per-file cost (the bytes take milliseconds). At 1 s the
-    // second 32 start but a route takes a second chunk only while more than 2 wait, so the last
-    // 2 wait for a route to empty: 3 rounds, 3 s.
+    // 64 files of 1 KiB over 2 relays, each with 16 streams (the window holds 32 chunks, 64 MiB)
+    // starting 1/16 s apart, each file a 1 s per-file cost (the bytes take a fraction of a ms).
+    // Stream j of each relay takes a file at j/16 and a second at 1 + j/16 while more than 2
+    // wait: streams 0-14 do (60 files), the last 2 wait for a route to empty, when its stream
+    // 14 ends its second file at 2.875 s: 3.875 s.
     PlanInput input =
         withRelaycp(
             input(files(64, 1.0 / 1024), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
             new RelaycpSettings(DataSize.ofMebibytes(32), 16, new CopyOverheads(0, 0, 1, 0, 0, 0)));
-    assertThat(model.estimate(input, 0).seconds()).isCloseTo(3, within(0.01));
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(3.875, within(0.01));
   }
 
   @Test
   void streamsBeyondTheConcurrentFilesShareTheirPerFileCost() {
-    // 17 files of 1 KiB on one relay of 16 streams, 1 s per file: 16 at once (the 17th is held
-    // back while only one waits), then the 17th: 2 s. With 8 concurrent files the 16 go at half
-    // speed (2 s) and the 17th alone at full speed: 3 s.
+    // 17 files of 1 KiB on 16 relays of one stream each, 1 s per file: 16 at once (the 17th
+    // waits for a relay to empty), then the 17th: 2 s. With 8 concurrent files the 16 go at
+    // half speed (2 s) and the 17th alone at full speed: 3 s.
     PlanInput input =
         withRelaycp(
-            input(files(17, 1.0 / 1024), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 20)),
-            new RelaycpSettings(DataSize.ofMebibytes(32), 16, new CopyOverheads(0, 0, 1, 0, 0, 0)));
+            input(files(17, 1.0 / 1024), site(16, 10, 100), site(16, 10, 100), machine(10, 100, 20)),
+            new RelaycpSettings(DataSize.ofMebibytes(32), 1, new CopyOverheads(0, 0, 1, 0, 0, 0)));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(2, within(0.01));
     PlanInput shared = withRelaycp(input, input.relaycp().withConcurrentFiles(8));
     assertThat(model.estimate(shared, 0).seconds()).isCloseTo(3, within(0.01));
   }
+
+  @Test
+  void aRoutesStreamsStartApartSoThatSmallFilesFindTheLinkFree() {
+    // 32 files of 0.5 MiB on one relay of 16 streams at 10 MiB/s, 1 s per file. The streams
+    // start 1/16 s apart and a file's bytes take 0.05 s alone, so no two files share the link:
+    // stream j ends its first file at j/16 + 1.05 and takes a second while more than one file
+    // waits, which the last stream (at 15/16 + 1.05) does not find; the 32nd file waits for the
+    // route to empty, when stream 14 ends its second at 14/16 + 2.1 = 2.975 s: 4.025 s. In
+    // lock-step they would share the link: 1.8 s a round, 1.75 s for the next 15, and 1.05 s
+    // for the last, 4.6 s.
+    PlanInput input =
+        withRelaycp(
+            input(files(32, 0.5), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 20)),
+            new RelaycpSettings(DataSize.ofMebibytes(32), 16, new CopyOverheads(0, 0, 1, 0, 0, 0)));
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(4.025, within(1e-6));
+  }
 }
+

@@ -73,4 +73,24 @@ class StreamSimulationTest {
     List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
     assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1)).isCloseTo(4, within(1e-9));
   }
+
+  @Test
+  void staggeredWorkersMoveTheirBytesWithoutWaitingForEachOther() {
+    // 16 workers on a 10 B/s node, 160 tasks of 1 s then 0.5 bytes (0.05 s alone). Started
+    // together they stay in lock-step: 1 s, then 16 x 0.5 bytes sharing the node (0.8 s), ten
+    // rounds: 18 s. Started 1/16 s apart, each one's bytes are done before the next one's
+    // start: 1.05 s a task, and the last worker ends its tenth at 15/16 + 10.5 = 11.4375 s.
+    List<List<StreamSimulation.Step>> tasks = new java.util.ArrayList<>();
+    for (int task = 0; task < 160; task++) {
+      tasks.add(List.of(new StreamSimulation.Step(1, 0.5)));
+    }
+    List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
+    List<StreamSimulation.Node> together =
+        List.of(new StreamSimulation.Node(10, 0, 16, Double.POSITIVE_INFINITY, 0));
+    List<StreamSimulation.Node> staggered =
+        List.of(new StreamSimulation.Node(10, 0, 16, Double.POSITIVE_INFINITY, 1.0 / 16));
+
+    assertThat(StreamSimulation.run(together, tasks, caps)).isCloseTo(18, within(1e-6));
+    assertThat(StreamSimulation.run(staggered, tasks, caps)).isCloseTo(11.4375, within(1e-6));
+  }
 }
