@@ -68,12 +68,24 @@ net_add_namespace() {
   ip -n "$ns" link set lo up
 }
 
+# A host's MAC address, made from its IP address (02:00 and the four bytes: locally
+# administered). A spawned host gets the IP of the slot it fills, and the same slot is used
+# again by the next run; with a fresh random MAC each time, the router and the other hosts
+# would keep sending its frames to the last run's MAC until their neighbour entries aged out
+# (5-10 s of silence, seen as spawned pairs joining late in runs that reused a slot). A
+# cloud network resolves a reused address at once, so the lab must too.
+host_mac() {
+  local a b c d
+  IFS=. read -r a b c d <<< "$(host_ip "$1")"
+  printf '02:00:%02x:%02x:%02x:%02x\n' "$a" "$b" "$c" "$d"
+}
+
 # Joins a host's namespace to its site: veth to the bridge, address, route, caps.
 net_attach_host() {
   local h=$1 ve=${2:-$LAB_VE_MBIT} vi=${3:-$LAB_VI_MBIT}
   local s ns sw ip peer
   s=$(site_of "$h"); ns=$(ns_of "$h"); sw=$(sw_of "$s"); ip=$(host_ip "$h"); peer="p-$h"
-  ip link add eth0 netns "$ns" type veth peer name "$peer" netns "$sw"
+  ip link add eth0 netns "$ns" address "$(host_mac "$h")" type veth peer name "$peer" netns "$sw"
   ip -n "$sw" link set "$peer" master br0
   ip -n "$sw" link set "$peer" up
   ip -n "$ns" addr add "$ip/24" dev eth0
