@@ -1,6 +1,7 @@
 package dev.relaycp.plan;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -16,11 +17,14 @@ import java.util.List;
  * a map that already has one starts the next map, so a huge file is a map of its own and there
  * can be more maps than {@code maxMaps}. The small files between two huge ones form a map, and
  * those after the last huge file of the first window share one map with every later window's
- * small files: that map copies them one after another and is the job's tail.
+ * small files, which copies them one after another.
  *
  * <p>The maps run on the source cluster's nodes in waves of free slots ({@code slotsPerNode} per
- * node, in listing order); each map pays a task start-up, then copies its entries one after
- * another, each with a per-file cost; beyond {@code concurrentFiles} maps paying it at once, they
+ * node), the map with the most entries first: MapReduce starts the longest splits first, and a
+ * DistCp split is as long as its stretch of the listing, not as the bytes it copies. In a mixed
+ * tree the small files' long map starts at once and the huge files' maps queue for the other
+ * slots. Each map pays a task start-up, then copies its entries one after another, each with a
+ * per-file cost; beyond {@code concurrentFiles} maps paying it at once, they
  * share it ({@link DistcpSettings}). A map writes as a remote HDFS client, so the destination's
  * namenode puts each block on a datanode of its choice, at random: a map moves at the expected
  * least of its share of its node's WAN cap and its share of a random destination node's cap
@@ -93,7 +97,10 @@ public record DistcpModel() implements CopyModel {
     return new Estimate(pairs, 2 * pairs, seconds, dollars);
   }
 
-  /** The maps of DistCp's {@code uniformsize} strategy, each a task start-up then its entries. */
+  /**
+   * The maps of DistCp's {@code uniformsize} strategy, each a task start-up then its entries, in
+   * the order MapReduce starts them: most entries first, ties in listing order.
+   */
   static List<List<StreamSimulation.Step>> maps(Workload workload, DistcpSettings settings) {
     long total = workload.totalSize().bytes();
     long perMap = Math.max(1, (long) Math.ceil((double) total / settings.maxMaps()));
@@ -114,6 +121,10 @@ public record DistcpModel() implements CopyModel {
     if (current.size() > 1) {
       maps.add(current);
     }
+    // MapReduce's JobSubmitter sorts the splits by length, longest first, and the application
+    // master hands out containers in that order. A DistCp split's length is its stretch of the
+    // listing file, not the bytes it copies, so the map with the most entries runs first.
+    maps.sort(Comparator.comparingInt(List<StreamSimulation.Step>::size).reversed());
     return maps;
   }
 
@@ -164,7 +175,7 @@ public record DistcpModel() implements CopyModel {
         left[g] -= inWindow[g];
       }
       window.sort(
-          java.util.Comparator.comparingDouble(Placed::position).thenComparingInt(Placed::group));
+          Comparator.comparingDouble(Placed::position).thenComparingInt(Placed::group));
       for (Placed placed : window) {
         entries.add(groups.get(placed.group()).size().bytes());
       }

@@ -95,10 +95,10 @@ class DistcpModelTest {
   @Test
   void theShuffledListingPutsSmallFilesBetweenHugeOnes() {
     // 2 x 1000 MiB and 100 x 1 MiB are one window of the listing: the huge files sit at 1/3 and
-    // 2/3 of it and the k-th small file at k/101, so the maps (at most 105 MiB each) are 33
-    // small, huge, 34 small, huge, 33 small. Two nodes of one slot at 10 MiB/s: node 0 runs
-    // 33 MiB (3.3 s), 34 MiB (to 6.7 s) and the second huge file (to 106.7 s); node 1 the first
-    // huge file (to 100 s) and the last 33 MiB.
+    // 2/3 of it and the k-th small file at k/101, so the maps (at most 105 MiB each) are cut as
+    // 33 small, huge, 34 small, huge, 33 small, and start longest split first: 34, 33, 33, huge,
+    // huge. Two nodes of one slot at 10 MiB/s: node 0 runs 34 MiB (3.4 s) and a huge file (to
+    // 103.4 s); node 1 33 MiB (3.3 s), 33 MiB (to 6.6 s) and the other huge file (to 106.6 s).
     // relaycp's chunks even out: 2100 MiB at 2 x 10 MiB/s.
     Workload workload =
         Workload.of(
@@ -107,8 +107,8 @@ class DistcpModelTest {
     PlanInput input = input(workload, site(2, 10, 100), wideDestination(), machine(10, 100, 20));
     assertThat(DistcpModel.maps(input.workload(), input.distcp()))
         .extracting(map -> map.size() - 1)
-        .containsExactly(33, 1, 34, 1, 33);
-    assertThat(model.estimate(input, 0).seconds()).isCloseTo(106.7, within(1e-6));
+        .containsExactly(34, 33, 33, 1, 1);
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(106.6, within(1e-6));
     PlanInput twoDestinations =
         input(workload, site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20));
     assertThat(new RelaycpModel().estimate(twoDestinations, 0).seconds()).isCloseTo(105, within(1e-6));
@@ -120,7 +120,9 @@ class DistcpModelTest {
     // S = 5000 x 64 KiB is 6 maps of 833 files and one of 2; M = 4 x 256 MiB + 3000 x 64 KiB
     // is 9: the first window of 1000 has the 4 huge files at 1/5, 2/5, 3/5, 4/5 of it between
     // runs of 199, 199, 200 and 199 small files, and the last 199 share a map with the 2004
-    // small files of the later windows (144 MB, under the 212 MB a map may take).
+    // small files of the later windows (144 MB, under the 212 MB a map may take). They start
+    // longest split first, as the lab's M did (2,286, 274, 237, 180 and 26 files, then the four
+    // huge files: bench/results/lab-2026-11-23-pm/runs/M-distcp-maps.txt).
     DistcpSettings lab = new DistcpSettings(6, 2, 0, 0, 0, 0, DataSize.ofMebibytes(32));
     Workload large = Workload.of(new Workload.FileGroup(8, DataSize.ofMebibytes(256)));
     Workload small = Workload.of(new Workload.FileGroup(5000, DataSize.ofBytes(65536)));
@@ -134,7 +136,7 @@ class DistcpModelTest {
         .containsExactly(833, 833, 833, 833, 833, 833, 2);
     assertThat(DistcpModel.maps(mixed, lab))
         .extracting(map -> map.size() - 1)
-        .containsExactly(199, 1, 199, 1, 200, 1, 199, 1, 2203);
+        .containsExactly(2203, 200, 199, 199, 199, 1, 1, 1, 1);
   }
 
   @Test
