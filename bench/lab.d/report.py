@@ -236,11 +236,11 @@ def distcp_overheads(distcp, slots, external=None):
             "lone_per_file": lone, "wide_per_file": wide}
 
 
-def overhead_options(startup, lab, phases=None, external=None):
+def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
     """The planner's start-up and per-file options from the start-up probes, solved so that
     the planner's own models give their seconds back.
 
-    DistCp: see distcp_overheads.
+    DistCp: see distcp_overheads, or distcp_fit when given (calibrate_distcp's).
 
     relaycp: U's and W's files take relaycp_rounds rounds over every datanode relay's route,
     so a stream's steady cost per file with every route busy is F = (copying(W) -
@@ -258,7 +258,7 @@ def overhead_options(startup, lab, phases=None, external=None):
     options = []
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
-    fitted = distcp_overheads(distcp, slots, external)
+    fitted = distcp_fit or distcp_overheads(distcp, slots, external)
     if fitted is not None:
         options += ["--distcp-job-seconds", f"{fitted['job']:.1f}",
                     "--distcp-task-seconds", f"{fitted['task']:.1f}",
@@ -314,6 +314,72 @@ def overhead_options(startup, lab, phases=None, external=None):
     return options
 
 
+def warm_up_text(folder):
+    """How the lab was warmed before the probes, from the copies in startup/warm-up/."""
+    copies = sorted(glob.glob(os.path.join(folder, "startup", "warm-up", "W-*.json")))
+    if not copies:
+        return "one untimed relaycp copy of W"
+    return f"{len(copies)} untimed relaycp copies of W (`startup/warm-up/`)"
+
+
+def distcp_options(fitted):
+    return ["--distcp-job-seconds", f"{fitted['job']:.2f}",
+            "--distcp-task-seconds", f"{fitted['task']:.2f}",
+            "--distcp-file-seconds", f"{fitted['per_file']:.4f}",
+            "--distcp-concurrent-files", f"{fitted['concurrent_files']:.3f}"]
+
+
+def calibrate_distcp(binary, lab_options, distcp, slots, fitted):
+    """distcp_overheads solved in closed form, then corrected so that the planner's DistCp model
+    itself gives the probes' seconds back. The closed form takes each file's bytes out at one
+    host's WAN rate, while the model shares a node's rate among its slots and sends blocks to
+    random datanodes, so it put W some 6% above what W took (2026-11-23). In turn, by the
+    secant method on the model: a lone map's cost per file from V (one map), the concurrent
+    files from W (every slot busy), the task start-up from U. Returns the corrected fit, or
+    `fitted` where a probe or the planner is missing."""
+    if fitted is None or not binary or not all(p in distcp for p in ("T", "U", "V", "W")):
+        return fitted
+    fit = dict(fitted)
+
+    def model(files, maps):
+        cmd = [binary, "plan", "--what-if", "--json", "--file-sizes", f"{files}x{PROBE_FILE_BYTES}",
+               "--distcp-maps", str(maps)] + lab_options + distcp_options(fit) + [
+               "--model", "distcp", "--pairs", "0"]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise RuntimeError(res.stderr.strip())
+        return json.loads(res.stdout)["distcpSeconds"]
+
+    def solve(key, files, maps, target, low):
+        x0 = fit[key]
+        y0 = model(files, maps) - target
+        x1 = max(low, x0 * (1 - 0.1 * (1 if y0 > 0 else -1)) if x0 else 0.01)
+        for _ in range(6):
+            fit[key] = x1
+            y1 = model(files, maps) - target
+            if abs(y1) < 0.05 or y1 == y0:
+                return
+            x0, y0, x1 = x1, y1, max(low, x1 - y1 * (x1 - x0) / (y1 - y0))
+        fit[key] = x1
+
+    try:
+        concurrent = fit["concurrent_files"]
+        fit["concurrent_files"] = 0.0          # V is one map: the limit does not apply
+        solve("per_file", V_FILES, 1, distcp["V"], 0.0)
+        fit["lone_per_file"] = fit["per_file"]
+        fit["concurrent_files"] = concurrent or float(slots)
+        solve("concurrent_files", W_FILES, slots, distcp["W"], 1.0)
+        solve("task", U_FILES, slots, distcp["U"], 0.0)
+        fit["wide_per_file"] = fit["per_file"] * slots / fit["concurrent_files"]
+    except RuntimeError as e:
+        print(f"DistCp calibration failed, using the closed form: {e}", file=sys.stderr)
+        return fitted
+    return fit
+
+
+DISTCP_FIT = {}
+
+
 def predict(folder, lab, probe, runs):
     """The planner's predicted seconds for every run, from `relaycp plan --what-if` given
     the lab's own figures: the dataset's file sizes, node counts, slots, block size, boot
@@ -331,15 +397,21 @@ def predict(folder, lab, probe, runs):
             continue
         ks = sorted({r["k"] for r in runs if r["dataset"] == ds and r["tool"] == "relaycp"})
         slots = lab["datanodes_per_site"] * lab["slots_per_node"]
-        common = ["plan", "--what-if", "--json", "--file-sizes", sizes[ds],
-                  "--source-nodes", str(lab["datanodes_per_site"]),
-                  "--destination-nodes", str(lab["datanodes_per_site"]),
-                  "--replication", str(lab["replication"]),
-                  "--internal", f"{internal:.3f}MB/s", "--external", f"{external:.3f}MB/s",
-                  "--boot-seconds", str(lab["boot_delay_s"]),
-                  "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
-                  "--distcp-maps", str(slots), "--distcp-slots-per-node", str(lab["slots_per_node"])]
-        common += overhead_options(startup, lab, relaycp_phases(folder), external * 1e6)
+        lab_options = ["--source-nodes", str(lab["datanodes_per_site"]),
+                       "--destination-nodes", str(lab["datanodes_per_site"]),
+                       "--replication", str(lab["replication"]),
+                       "--internal", f"{internal:.3f}MB/s", "--external", f"{external:.3f}MB/s",
+                       "--boot-seconds", str(lab["boot_delay_s"]),
+                       "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
+                       "--distcp-slots-per-node", str(lab["slots_per_node"])]
+        common = ["plan", "--what-if", "--json", "--file-sizes", sizes[ds]] + lab_options + [
+                  "--distcp-maps", str(slots)]
+        if "fit" not in DISTCP_FIT:
+            DISTCP_FIT["fit"] = calibrate_distcp(
+                binary, lab_options, startup.get("distcp", {}), slots,
+                distcp_overheads(startup.get("distcp", {}), slots, external * 1e6))
+        common += overhead_options(startup, lab, relaycp_phases(folder), external * 1e6,
+                                   DISTCP_FIT["fit"])
         for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
             cmd = [binary] + common + ["--model", model, "--pairs", pairs]
             res = subprocess.run(cmd, capture_output=True, text=True)
@@ -463,12 +535,12 @@ def main(folder):
            f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s) and of 1,200 "
            f"(W: DistCp {fmt(d.get('W'))} s, relaycp {fmt(r.get('W'))} s); DistCp also copied "
            f"300 with one map (V: {fmt(d.get('V'))} s) and relaycp 1,200 over one route "
-           f"(X: {fmt(r.get('X'))} s), after one untimed relaycp copy of W to warm the "
-           "datanode relays; all in `startup/`, with DistCp's "
+           f"(X: {fmt(r.get('X'))} s), after {warm_up_text(folder)} to warm the "
+           "namenodes, datanodes and datanode relays; all in `startup/`, with DistCp's "
            "per-map timings in `*-distcp-maps.txt`:", ""]
     external = probe_rate(probe, "cross-site")
-    fitted = distcp_overheads(d, lab["datanodes_per_site"] * lab["slots_per_node"],
-                              external * 1e6 if external else None)
+    fitted = DISTCP_FIT.get("fit") or distcp_overheads(
+        d, lab["datanodes_per_site"] * lab["slots_per_node"], external * 1e6 if external else None)
     if fitted:
         md += [f"DistCp solved from them: job start-up {fmt(fitted['job'])} s, task start-up "
                f"{fmt(fitted['task'])} s, a lone map's cost per file {fmt(fitted['lone_per_file'], 3)} s, "
