@@ -58,9 +58,12 @@ public final class FileSystemOpener {
   }
 
   /**
-   * Loads the login user and the HDFS client's classes now, without connecting anywhere, so
-   * that a relay's first chunk does not pay for them (several seconds of CPU on a small
-   * machine). A class that is not on the class path is skipped.
+   * Loads the login user and the HDFS client's classes now, and opens the client of the
+   * configured default file system ({@code fs.defaultFS}, the relay's own cluster) when it is
+   * HDFS, without connecting anywhere: a client makes no call to its namenode until it is
+   * used. A relay's first chunk then does not pay for them (several seconds of CPU on a small
+   * machine). A class that is not on the class path, or a default that cannot be opened, is
+   * skipped.
    */
   public void prepare() {
     try {
@@ -74,6 +77,14 @@ public final class FileSystemOpener {
         Class.forName(name, true, FileSystemOpener.class.getClassLoader());
       } catch (ClassNotFoundException | LinkageError e) {
         LOG.debug("Not preloaded: {}", name);
+      }
+    }
+    URI home = FileSystem.getDefaultUri(configuration);
+    if ("hdfs".equals(home.getScheme())) {
+      try {
+        open(home);
+      } catch (RelayCpException e) {
+        LOG.debug("Did not open the default file system {}: {}", home, e.getMessage());
       }
     }
   }
@@ -105,6 +116,11 @@ public final class FileSystemOpener {
       throw new RelayCpException(ErrorCode.MALFORMED_URI,
           "cannot use " + uri + ": " + e.getMessage() + "; write it as scheme://host:port/path", e);
     }
+  }
+
+  /** Whether this process already holds relaycp's instance for {@code fileSystem}'s cluster. */
+  static boolean isOpen(URI fileSystem) throws IOException {
+    return OPENED.containsKey(new Key(fileSystem, UserGroupInformation.getCurrentUser()));
   }
 
   private record Key(URI fileSystem, UserGroupInformation user) {}

@@ -1,8 +1,12 @@
 package dev.relaycp.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
@@ -50,5 +54,31 @@ class FileSystemOpenerTest {
     assertThat(opened.getFileChecksum(file).getAlgorithmName()).startsWith("COMPOSITE-");
     assertThat(FileSystemOpener.of(new Configuration()).open(new URI(uri + "/some/path")))
         .isSameAs(opened);
+  }
+
+  @Test
+  void prepareOpensTheDefaultHdfsClientWithoutCallingItsNamenode() throws Exception {
+    try (ServerSocket namenode = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      URI home = URI.create("hdfs://127.0.0.1:" + namenode.getLocalPort());
+      Configuration configuration = new Configuration();
+      configuration.set(FileSystem.FS_DEFAULT_NAME_KEY, home.toString());
+      assertThat(FileSystemOpener.isOpen(home)).isFalse();
+
+      FileSystemOpener.of(configuration).prepare();
+
+      assertThat(FileSystemOpener.isOpen(home)).isTrue();
+      namenode.setSoTimeout(500);
+      assertThatThrownBy(namenode::accept).isInstanceOf(SocketTimeoutException.class);
+    }
+  }
+
+  @Test
+  void prepareSkipsADefaultThatIsNotHdfs() throws Exception {
+    Configuration configuration = new Configuration();
+    configuration.set(FileSystem.FS_DEFAULT_NAME_KEY, "file:///");
+
+    FileSystemOpener.of(configuration).prepare();
+
+    assertThat(FileSystemOpener.isOpen(URI.create("file:///"))).isFalse();
   }
 }
