@@ -192,10 +192,10 @@ start_existing_relays() {
   relays_started=1
 }
 start_relay() {
-  local h=$1 warm_up=${2:-0}
+  local h=$1 warm_up=${2:-0} java_opts=${3:--Xmx384m}
   mkdir -p "$LAB_DIR/hosts/$h/logs" "$LAB_DIR/pids"
   [[ -d "$LAB_DIR/hosts/$h/conf" ]] || write_conf "$h"
-  LAB_PIDFILE="$LAB_DIR/pids/$h.relay" in_host "$h" env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="-Xmx384m" \
+  LAB_PIDFILE="$LAB_DIR/pids/$h.relay" in_host "$h" env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="$java_opts" \
     HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
     "$RELAYCP_BIN" relay --port "$RELAY_PORT" --secret-file "$LAB_DIR/secret" --warm-up "$warm_up" \
     > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
@@ -213,7 +213,7 @@ prepare_spawned_host() {
   local h=$1 waited=0
   [[ $h =~ ^(src|dst)-sp[0-9]+$ ]] || die "spawned hosts are named src-spN or dst-spN"
   net_add_namespace "$h"
-  start_relay "$h" "$LAB_SPAWNED_WARM_UP"
+  start_relay "$h" "$LAB_SPAWNED_WARM_UP" "$LAB_SPAWNED_JAVA_OPTS"
   until grep -q "^relaycp relay listening on" "$LAB_DIR/hosts/$h/logs/relay.log" 2>/dev/null; do
     ((waited++ < 600)) || die "the relay on $h did not start; see $LAB_DIR/hosts/$h/logs/relay.log"
     sleep 0.2
@@ -411,7 +411,7 @@ lab_run() {
 import json, sys
 json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_site": $LAB_DATANODES,
            "slots_per_node": $LAB_SLOTS_PER_NODE, "replication": $LAB_REPLICATION,
-           "block_size": $LAB_BLOCK_SIZE, "boot_delay_s": $LAB_BOOT_DELAY,
+           "block_size": $LAB_BLOCK_SIZE, "boot_delay_s": $LAB_BOOT_DELAY, "spawned_java_opts": "$LAB_SPAWNED_JAVA_OPTS",
            "x_chunks_in_flight": $LAB_X_CHUNKS_IN_FLIGHT, "warm_up_copies": [$LAB_WARM_UP_MIN_COPIES, $LAB_WARM_UP_COPIES],
            "quick": bool($quick), "datasets": "$datasets", "k": "$ks",
            "file_sizes": {$(for d in ${datasets//,/ }; do printf '"%s": "%s", ' "$d" "$(dataset_histogram "$d")"; done)"-": ""},
