@@ -72,7 +72,7 @@ net_add_namespace() {
 # administered). A spawned host gets the IP of the slot it fills, and the same slot is used
 # again by the next run; with a fresh random MAC each time, the router and the other hosts
 # would keep sending its frames to the last run's MAC until their neighbour entries aged out
-# (5-10 s of silence, seen as spawned pairs joining late in runs that reused a slot). A
+# (10-14 s of silence, seen as spawned pairs joining late in runs that reused a slot). A
 # cloud network resolves a reused address at once, so the lab must too.
 host_mac() {
   local a b c d
