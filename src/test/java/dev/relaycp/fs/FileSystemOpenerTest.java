@@ -73,12 +73,16 @@ class FileSystemOpenerTest {
   }
 
   @Test
-  void prepareSkipsADefaultThatIsNotHdfs() throws Exception {
-    Configuration configuration = new Configuration();
-    configuration.set(FileSystem.FS_DEFAULT_NAME_KEY, "file:///");
+  void prepareLeavesADefaultThatIsNotHdfsUnopened() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      // A port no other test uses, so no other test can have opened this file system.
+      URI home = URI.create("webhdfs://127.0.0.1:" + server.getLocalPort());
+      Configuration configuration = new Configuration();
+      configuration.set(FileSystem.FS_DEFAULT_NAME_KEY, home.toString());
 
-    FileSystemOpener.of(configuration).prepare();
+      FileSystemOpener.of(configuration).prepare();
 
-    assertThat(FileSystemOpener.isOpen(URI.create("file:///"))).isFalse();
+      assertThat(FileSystemOpener.isOpen(home)).isFalse();
+    }
   }
 }
