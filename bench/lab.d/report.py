@@ -260,10 +260,7 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
     fitted = distcp_fit or distcp_overheads(distcp, slots, external)
     if fitted is not None:
-        options += ["--distcp-job-seconds", f"{fitted['job']:.1f}",
-                    "--distcp-task-seconds", f"{fitted['task']:.1f}",
-                    "--distcp-file-seconds", f"{fitted['per_file']:.3f}",
-                    "--distcp-concurrent-files", f"{fitted['concurrent_files']:.2f}"]
+        options += distcp_options(fitted)
     if "T" in relaycp:
         per_file = None
         routes = lab["datanodes_per_site"]
@@ -323,6 +320,8 @@ def warm_up_text(folder):
 
 
 def distcp_options(fitted):
+    """The planner's DistCp options for a fit; precise enough that calibrate_distcp's secant
+    steps see the model move."""
     return ["--distcp-job-seconds", f"{fitted['job']:.2f}",
             "--distcp-task-seconds", f"{fitted['task']:.2f}",
             "--distcp-file-seconds", f"{fitted['per_file']:.4f}",
@@ -377,41 +376,37 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted):
     return fit
 
 
-DISTCP_FIT = {}
-
-
 def predict(folder, lab, probe, runs):
     """The planner's predicted seconds for every run, from `relaycp plan --what-if` given
     the lab's own figures: the dataset's file sizes, node counts, slots, block size, boot
     delay, and the per-host rates the cap probe measured (as `relaycp probe` would have
-    recorded them). Keyed by (dataset, tool, k)."""
+    recorded them), keyed by (dataset, tool, k); and the DistCp fit they used (None without
+    predictions)."""
     binary = lab.get("relaycp_bin")
     external, internal = probe_rate(probe, "cross-site"), probe_rate(probe, "in-site")
     startup = startup_seconds(folder)
     sizes = lab.get("file_sizes") or {}
     if not binary or not os.path.exists(binary) or not external or not internal:
-        return {}
+        return {}, None
     out = {}
+    slots = lab["datanodes_per_site"] * lab["slots_per_node"]
+    lab_options = ["--source-nodes", str(lab["datanodes_per_site"]),
+                   "--destination-nodes", str(lab["datanodes_per_site"]),
+                   "--replication", str(lab["replication"]),
+                   "--internal", f"{internal:.3f}MB/s", "--external", f"{external:.3f}MB/s",
+                   "--boot-seconds", str(lab["boot_delay_s"]),
+                   "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
+                   "--distcp-slots-per-node", str(lab["slots_per_node"])]
+    distcp = startup.get("distcp", {})
+    fit = calibrate_distcp(binary, lab_options, distcp, slots,
+                           distcp_overheads(distcp, slots, external * 1e6))
     for ds in sorted({r["dataset"] for r in runs}):
         if not sizes.get(ds):
             continue
         ks = sorted({r["k"] for r in runs if r["dataset"] == ds and r["tool"] == "relaycp"})
-        slots = lab["datanodes_per_site"] * lab["slots_per_node"]
-        lab_options = ["--source-nodes", str(lab["datanodes_per_site"]),
-                       "--destination-nodes", str(lab["datanodes_per_site"]),
-                       "--replication", str(lab["replication"]),
-                       "--internal", f"{internal:.3f}MB/s", "--external", f"{external:.3f}MB/s",
-                       "--boot-seconds", str(lab["boot_delay_s"]),
-                       "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
-                       "--distcp-slots-per-node", str(lab["slots_per_node"])]
         common = ["plan", "--what-if", "--json", "--file-sizes", sizes[ds]] + lab_options + [
                   "--distcp-maps", str(slots)]
-        if "fit" not in DISTCP_FIT:
-            DISTCP_FIT["fit"] = calibrate_distcp(
-                binary, lab_options, startup.get("distcp", {}), slots,
-                distcp_overheads(startup.get("distcp", {}), slots, external * 1e6))
-        common += overhead_options(startup, lab, relaycp_phases(folder), external * 1e6,
-                                   DISTCP_FIT["fit"])
+        common += overhead_options(startup, lab, relaycp_phases(folder), external * 1e6, fit)
         for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
             cmd = [binary] + common + ["--model", model, "--pairs", pairs]
             res = subprocess.run(cmd, capture_output=True, text=True)
@@ -425,7 +420,7 @@ def predict(folder, lab, probe, runs):
             else:
                 for row in plan["rows"]:
                     out[(ds, "relaycp", row["pairs"])] = {"seconds": row["seconds"], "command": "relaycp " + shown}
-    return out
+    return out, fit
 
 
 def target_checks(runs):
@@ -467,7 +462,7 @@ def main(folder):
     lab = json.load(open(os.path.join(folder, "lab.json")))
     probe = json.load(open(os.path.join(folder, "probe.json"))) if os.path.exists(os.path.join(folder, "probe.json")) else []
     raw = [json.load(open(path)) for path in sorted(glob.glob(os.path.join(folder, "runs", "*.json")))]
-    predictions = predict(folder, lab, probe, [r for r in raw if "status" not in r])
+    predictions, distcp_fit = predict(folder, lab, probe, [r for r in raw if "status" not in r])
     runs = []
     for path, run in zip(sorted(glob.glob(os.path.join(folder, "runs", "*.json"))), raw):
         runs.append(analyse(run, lab, path[:-5] + ".csv", predictions))
@@ -539,7 +534,7 @@ def main(folder):
            "namenodes, datanodes and datanode relays; all in `startup/`, with DistCp's "
            "per-map timings in `*-distcp-maps.txt`:", ""]
     external = probe_rate(probe, "cross-site")
-    fitted = DISTCP_FIT.get("fit") or distcp_overheads(
+    fitted = distcp_fit or distcp_overheads(
         d, lab["datanodes_per_site"] * lab["slots_per_node"], external * 1e6 if external else None)
     if fitted:
         md += [f"DistCp solved from them: job start-up {fmt(fitted['job'])} s, task start-up "
