@@ -133,12 +133,13 @@ DISTCP_FILE_SECONDS = 0.1
 
 def startup_seconds(folder):
     """Wall seconds of each tool's start-up probes, when the run measured them: copies of one
-    64 KiB file (T), of 300 (U) and of 1,200 (W); DistCp also copies 300 with one map (V),
-    relaycp 1,200 over one route (X).
-    {"distcp": {"T": s, "U": s, "V": s, "W": s}, "relaycp": {"T": s, "U": s, "W": s}}."""
+    64 KiB file (T) and of 300 (U); DistCp of 1,200 (W) and of 300 with one map (V);
+    relaycp of 3,000 (Y; runs before 2026-11-23 16:30 copied W instead) and of 1,200 with
+    fewer streams (X).
+    {"distcp": {"T": s, "U": s, "V": s, "W": s}, "relaycp": {"T": s, "U": s, "X": s, "Y": s}}."""
     out = {}
     for tool, suffix in (("distcp", "distcp"), ("relaycp", "relaycp-k0")):
-        for ds in ("T", "U", "V", "W", "X"):
+        for ds in ("T", "U", "V", "W", "X", "Y"):
             path = os.path.join(folder, "startup", f"{ds}-{suffix}.json")
             if os.path.exists(path):
                 run = json.load(open(path))
@@ -150,7 +151,7 @@ def startup_seconds(folder):
 def relaycp_phases(folder):
     """relaycp's own phase seconds (its --json phaseSeconds) of each start-up probe."""
     out = {}
-    for ds in ("T", "U", "W", "X"):
+    for ds in ("T", "U", "W", "X", "Y"):
         path = os.path.join(folder, "startup", f"{ds}-relaycp-k0.out")
         try:
             out[ds] = json.load(open(path))["phaseSeconds"]
@@ -164,6 +165,8 @@ V_FILES = 300
 # Each start-up probe's files are this size (run.sh's dataset_parts).
 PROBE_FILE_BYTES = 65536
 W_FILES = 1200
+X_FILES = 1200
+Y_FILES = 3000
 # relaycp's route window for small files: a reader relay streams 16 chunks at once
 # (relaycp.relay.parallel-streams) out of the 32 a route may have outstanding
 # (relaycp.copy.chunks-in-flight-per-route); RelaycpSettings.chunksAtOnce.
@@ -242,19 +245,20 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
 
     DistCp: see distcp_overheads, or distcp_fit when given (calibrate_distcp's).
 
-    relaycp: U's and W's files take relaycp_rounds rounds over every datanode relay's route,
-    so a stream's steady cost per file with every route busy is F = (copying(W) -
-    copying(U)) / (rounds(W) - rounds(U)) from relaycp's own phase times (U alone would count
-    the first files' JIT compilation); commit and verification per file are (phase(W) -
-    phase(U)) / (1200 - 300). X is W with a quarter of the streams (every route, fewer chunks
-    in flight on each): its cost per file is f = (copying(X) - copying(T)) / (rounds(X) - 1).
+    relaycp: U's and Y's files take relaycp_rounds rounds over every datanode relay's route,
+    so a stream's steady cost per file with every route busy is F = (copying(Y) -
+    copying(U)) / (rounds(Y) - rounds(U)) from relaycp's own phase times (U alone would count
+    the first files' start-up); commit and verification per file are (phase(Y) - phase(U)) /
+    (3000 - 300). Results from before Y existed use W (1,200 files) in its place. X is 1,200
+    files with a quarter of the streams (every route, fewer chunks in flight on each): its
+    cost per file is f = (copying(X) - copying(T)) / (rounds(X) - 1).
     Where f is below F the streams share the per-file work: the model's concurrent files are
-    streams(W) x f / F, so that W's streams sharing them go at F. One file's bytes at the
+    streams x f / F, so that the streams sharing them go at F. One file's bytes at the
     route's WAN rate are taken out of each round (the model adds them itself, and starts a
     route's streams apart so that their bytes seldom meet); where X's files' bytes one after
     another fill most of its round, X was held by the network and says nothing about sharing.
     The start-up is what is left of T: T - f - commit - verification.
-    Without phase times, F comes from the wall times, (W - U) / (rounds(W) - rounds(U))."""
+    Without phase times, F comes from the wall times, (Y - U) / (rounds(Y) - rounds(U))."""
     options = []
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
@@ -264,21 +268,22 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
     if "T" in relaycp:
         per_file = None
         routes = lab["datanodes_per_site"]
-        rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
-        rounds_w = relaycp_rounds(W_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
         phases = phases or {}
+        steady, steady_files = ("Y", Y_FILES) if "Y" in phases or "Y" in relaycp else ("W", W_FILES)
+        rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
+        rounds_steady = relaycp_rounds(steady_files, routes, RELAYCP_CHUNKS_AT_ONCE)
         after = 0.0
         # In a round each stream moves one file. The model starts a route's streams apart, so
         # that a file's bytes mostly have the route to themselves while the others pay their
         # per-file cost, as in a copy: a round is the cost plus one file's bytes at the route's
         # WAN rate, which the model adds itself.
         round_bytes = (PROBE_FILE_BYTES / external) if external else 0.0
-        if "U" in phases and "W" in phases and rounds_w > rounds_u:
-            u, w = phases["U"], phases["W"]
-            per_file = max(0.0, max(0.0, w["copying"] - u["copying"]) / (rounds_w - rounds_u)
+        if "U" in phases and steady in phases and rounds_steady > rounds_u:
+            u, w = phases["U"], phases[steady]
+            per_file = max(0.0, max(0.0, w["copying"] - u["copying"]) / (rounds_steady - rounds_u)
                            - round_bytes)
-            commit = max(0.0, w["committing"] - u["committing"]) / (W_FILES - U_FILES)
-            verify = max(0.0, w["verifying"] - u["verifying"]) / (W_FILES - U_FILES)
+            commit = max(0.0, w["committing"] - u["committing"]) / (steady_files - U_FILES)
+            verify = max(0.0, w["verifying"] - u["verifying"]) / (steady_files - U_FILES)
             after = commit + verify
             options += ["--relaycp-commit-seconds", f"{commit:.4f}",
                         "--relaycp-verify-seconds", f"{verify:.4f}"]
@@ -287,7 +292,7 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
             x_at_once = min(RELAYCP_CHUNKS_AT_ONCE, lab.get("x_chunks_in_flight", 0)) or None
             x_routes = routes if x_at_once else 1
             x_at_once = x_at_once or RELAYCP_CHUNKS_AT_ONCE
-            rounds_x = relaycp_rounds(W_FILES, x_routes, x_at_once)
+            rounds_x = relaycp_rounds(X_FILES, x_routes, x_at_once)
             x_link_seconds = (x_at_once * PROBE_FILE_BYTES / external) if external else 0.0
             if "X" in phases and "T" in phases and x_routes * x_at_once < routes * RELAYCP_CHUNKS_AT_ONCE \
                     and rounds_x > 1:
@@ -300,8 +305,8 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
                     options += ["--relaycp-concurrent-files",
                                 f"{max(1.0, streams * fewer / per_file):.1f}"]
                     per_file = fewer
-        elif "U" in relaycp and "W" in relaycp and rounds_w > rounds_u:
-            per_file = max(0.0, relaycp["W"] - relaycp["U"]) / (rounds_w - rounds_u)
+        elif "U" in relaycp and steady in relaycp and rounds_steady > rounds_u:
+            per_file = max(0.0, relaycp[steady] - relaycp["U"]) / (rounds_steady - rounds_u)
         elif "U" in relaycp and rounds_u > 1:
             per_file = max(0.0, relaycp["U"] - relaycp["T"]) / (rounds_u - 1)
         start = relaycp["T"] - (per_file or 0.0) - after
@@ -312,11 +317,13 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
 
 
 def warm_up_text(folder):
-    """How the lab was warmed before the probes, from the copies in startup/warm-up/."""
-    copies = sorted(glob.glob(os.path.join(folder, "startup", "warm-up", "W-*.json")))
-    if not copies:
-        return "one untimed relaycp copy of W"
-    return f"{len(copies)} untimed relaycp copies of W (`startup/warm-up/`)"
+    """How the lab was warmed before the probes, from the copies in startup/warm-up/ (of Y;
+    of W before 2026-11-23 16:30)."""
+    for name in ("Y", "W"):
+        copies = glob.glob(os.path.join(folder, "startup", "warm-up", f"{name}-*.json"))
+        if copies:
+            return f"{len(copies)} untimed relaycp copies of {name} (`startup/warm-up/`)"
+    return "one untimed relaycp copy of W"
 
 
 def distcp_options(fitted):
@@ -527,10 +534,12 @@ def main(folder):
     md += ["", "Predicted seconds: `relaycp plan --what-if` with the lab's figures, the probe's "
            "measured rates, and each tool's start-up and cost per file from copies of one 64 KiB "
            f"file (T: DistCp {fmt(d.get('T'))} s, relaycp {fmt(r.get('T'))} s), of 300 "
-           f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s) and of 1,200 "
-           f"(W: DistCp {fmt(d.get('W'))} s, relaycp {fmt(r.get('W'))} s); DistCp also copied "
-           f"300 with one map (V: {fmt(d.get('V'))} s) and relaycp 1,200 over one route "
-           f"(X: {fmt(r.get('X'))} s), after {warm_up_text(folder)} to warm the "
+           f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s); DistCp also copied "
+           f"1,200 (W: {fmt(d.get('W'))} s) and 300 with one map (V: {fmt(d.get('V'))} s); "
+           f"relaycp copied 3,000 (Y: {fmt(r.get('Y'))} s"
+           + (f"; these runs had 1,200, W: {fmt(r.get('W'))} s" if "W" in r else "")
+           + f") and 1,200 with a quarter of its streams (X: {fmt(r.get('X'))} s), "
+           f"after {warm_up_text(folder)} to warm the "
            "namenodes, datanodes and datanode relays; all in `startup/`, with DistCp's "
            "per-map timings in `*-distcp-maps.txt`:", ""]
     external = probe_rate(probe, "cross-site")

@@ -68,11 +68,15 @@ dataset_parts() {
     # The start-up probes, in files of 64 KiB like S's and M's small ones: how often a file's
     # close waits on HDFS's completeFile back-off depends on its size (see maps.py).
     T) echo ".:1:65536" ;;           # one file: each tool's start-up, for the planner
-    U) echo ".:300:65536" ;;         # 300 files: each tool's cost per file, beside T and W
-    W) echo ".:1200:65536" ;;        # beside U: the cost per file in steady state (DistCp: every slot busy)
+    U) echo ".:300:65536" ;;         # 300 files: each tool's cost per file, beside T and W (Y)
+    W) echo ".:1200:65536" ;;        # beside U: DistCp's cost per file with every slot busy
     V) echo ".:300:65536" ;;         # U again, for DistCp with one map: a lone map's cost per file
-    X) echo ".:1200:65536" ;;        # W again, for relaycp over one route: its cost per file on fewer streams
-    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W or X)" ;;
+    X) echo ".:1200:65536" ;;        # W again, for relaycp with fewer streams: its cost per file on them
+    # Beside U: relaycp's cost per file in steady state, and its warm-up copies. A copy's time
+    # on this machine varies by a second or two either way, and W's 18 rounds more than U's
+    # turned that into 20% of the cost per file; Y has 56 more.
+    Y) echo ".:3000:65536" ;;
+    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W, X or Y)" ;;
   esac
 }
 
@@ -242,18 +246,18 @@ remove_spawned() {
   done
 }
 
-# warm_up_lab FOLDER: untimed relaycp copies of W until the copying phase stops falling: at
+# warm_up_lab FOLDER: untimed relaycp copies of Y until the copying phase stops falling: at
 # least LAB_WARM_UP_MIN_COPIES, then until a copy is not 5% faster than the fastest before it,
 # at most LAB_WARM_UP_COPIES.
 warm_up_lab() {
   local folder=$1 i best="" now
   mkdir -p "$folder"
   for ((i = 1; i <= LAB_WARM_UP_COPIES; i++)); do
-    run_relaycp W 0 "$folder"
-    for f in "$folder"/W-relaycp-k0.*; do mv "$f" "$folder/W-$i.${f##*.}"; done
+    run_relaycp Y 0 "$folder"
+    for f in "$folder"/Y-relaycp-k0.*; do mv "$f" "$folder/Y-$i.${f##*.}"; done
     now=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["relaycp_summary"]["phaseSeconds"]["copying"])' \
-      "$folder/W-$i.json" 2>/dev/null) || now=""
-    log "warm-up copy $i of W: copying took ${now:-?} s"
+      "$folder/Y-$i.json" 2>/dev/null) || now=""
+    log "warm-up copy $i of Y: copying took ${now:-?} s"
     [[ -n $now ]] || continue
     if [[ -n $best ]] && ((i >= LAB_WARM_UP_MIN_COPIES)) \
         && python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.95 * float(sys.argv[2]) else 1)' "$now" "$best"; then
@@ -376,24 +380,25 @@ lab_run() {
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
   # which must finish in under five minutes.
   if ((!quick && startup)); then
-    log "measuring each tool's start-up and cost per file (datasets T, U, W; for DistCp V, for relaycp X)"
+    log "measuring each tool's start-up and cost per file (datasets T, U; DistCp W and V, relaycp Y and X)"
     mkdir -p "$out/startup"
-    for ds in T U W; do gen_dataset "$ds"; done
+    for ds in T U W Y; do gen_dataset "$ds"; done
     # A real cluster's namenodes, datanodes and relays are long-running daemons, warm in
-    # service; the lab's have just started, and on two cores their JIT compilers take
-    # thousands of files to settle: five copies of W in a row took 30.7, 17.8, 13.9, 11.8 and
-    # 12.6 s of copying. Untimed copies of W (warm_up_lab) warm them before the probes, so
-    # that the probes measure the cluster the datasets' runs find.
+    # service; the lab's have just started, and on two cores their JIT compilers take some
+    # ten thousand files to settle: fourteen copies of W (1,200 files) in a row took 26.2,
+    # 16.0, 13.8, 13.5, 11.6, 10.0, 11.0, 12.2, 10.1, 9.8, 8.1, 7.7, 7.8 and 11.2 s of copying
+    # (bench/results/lab-2026-11-23-warm-up/). Untimed copies of Y (warm_up_lab) warm them
+    # before the probes, so that the probes measure the cluster the datasets' runs find.
     if [[ ,$tools, == *,relaycp,* ]]; then warm_up_lab "$out/startup/warm-up"; fi
-    for ds in T U W; do
-      if [[ ,$tools, == *,distcp,* ]]; then run_distcp "$ds" "$out/startup"; fi
-      if [[ ,$tools, == *,relaycp,* ]]; then run_relaycp "$ds" 0 "$out/startup"; fi
+    for ds in T U W Y; do
+      if [[ ,$tools, == *,distcp,* && $ds != Y ]]; then run_distcp "$ds" "$out/startup"; fi
+      if [[ ,$tools, == *,relaycp,* && $ds != W ]]; then run_relaycp "$ds" 0 "$out/startup"; fi
     done
     # DistCp's cost per file may depend on the maps copying at once (they share the namenodes
     # and, here, two cores): V is one map, beside W's every slot.
     if [[ ,$tools, == *,distcp,* ]]; then gen_dataset V; run_distcp V "$out/startup" 1; fi
     # relaycp's cost per file may stop falling with more streams (they share the namenodes
-    # and two cores): X is W with a quarter of the streams (every route, 4 chunks in flight
+    # and two cores): X is W's 1,200 files with a quarter of Y's streams (every route, 4 chunks in flight
     # on each instead of 16), which keeps it below the routes' WAN caps.
     if [[ ,$tools, == *,relaycp,* ]]; then
       gen_dataset X; run_relaycp X 0 "$out/startup" "$LAB_DATANODES" "$LAB_X_CHUNKS_IN_FLIGHT"
