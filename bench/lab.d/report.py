@@ -383,18 +383,79 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted):
     return fit
 
 
+def spawned_probe(folder, lab):
+    """The last start-up probe: relaycp's Y over every datanode route and spawned pairs that
+    joined at once (startup/Y-relaycp-k<pairs>.*), as {"pairs", "copying", "join"}: copying is
+    relaycp's copying phase, join the seconds from the copy's start until the last spawned
+    host was attached. None where the run has none (before 2026-11-23 18:00), or where the copy
+    failed or dropped a route, which then says nothing about what a spawned relay pays."""
+    pairs = lab.get("spawned_probe_pairs") or 0
+    path = os.path.join(folder, "startup", f"Y-relaycp-k{pairs}.json")
+    if not pairs or not os.path.exists(path):
+        return None
+    run = json.load(open(path))
+    summary = run.get("relaycp_summary") or {}
+    copying = (summary.get("phaseSeconds") or {}).get("copying")
+    up = run.get("spawned_up_at") or {}
+    if run.get("exit_code") != 0 or not copying or summary.get("routesDropped") or len(up) < 2 * pairs:
+        return None
+    return {"pairs": pairs, "copying": copying,
+            "join": max(0.0, max(up.values()) - run["started_at"])}
+
+
+def calibrate_spawned_factor(binary, lab_options, options, phases, probe):
+    """How many times a datanode relay's cost per file a spawned relay pays, solved on the
+    planner's relaycp model (bisection on the factor, which only slows the model) so that Y
+    over the probe's spawned pairs takes as much longer, or shorter, than Y alone as the probes'
+    copying phases did. Returns (factor, measured difference), or None without the probes."""
+    if not binary or probe is None or "Y" not in phases:
+        return None
+    measured = probe["copying"] - phases["Y"]["copying"]
+    boot = []
+    for i, option in enumerate(lab_options):
+        boot += [f"{probe['join']:.2f}"] if i > 0 and lab_options[i - 1] == "--boot-seconds" else [option]
+
+    def model(factor, pairs):
+        cmd = [binary, "plan", "--what-if", "--json", "--file-sizes", f"{Y_FILES}x{PROBE_FILE_BYTES}"] \
+            + boot + options + ["--relaycp-spawned-file-factor", f"{factor:.4f}",
+                                "--model", "relaycp", "--pairs", str(pairs)]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise RuntimeError(res.stderr.strip())
+        return json.loads(res.stdout)["rows"][0]["seconds"]
+
+    try:
+        alone = model(1.0, 0)
+        low, high = 0.25, 32.0
+        if model(low, probe["pairs"]) - alone >= measured:
+            return low, measured
+        if model(high, probe["pairs"]) - alone <= measured:
+            return high, measured
+        for _ in range(12):
+            middle = math.sqrt(low * high)
+            if model(middle, probe["pairs"]) - alone < measured:
+                low = middle
+            else:
+                high = middle
+        return math.sqrt(low * high), measured
+    except RuntimeError as e:
+        print(f"spawned relays' factor not solved: {e}", file=sys.stderr)
+        return None
+
+
 def predict(folder, lab, probe, runs):
     """The planner's predicted seconds for every run, from `relaycp plan --what-if` given
     the lab's own figures: the dataset's file sizes, node counts, slots, block size, boot
     delay, and the per-host rates the cap probe measured (as `relaycp probe` would have
-    recorded them), keyed by (dataset, tool, k); and the DistCp fit they used (None without
-    predictions)."""
+    recorded them), keyed by (dataset, tool, k); the DistCp fit they used; and the spawned
+    relays' (factor, measured difference) of calibrate_spawned_factor (None for each without
+    predictions or without the probes)."""
     binary = lab.get("relaycp_bin")
     external, internal = probe_rate(probe, "cross-site"), probe_rate(probe, "in-site")
     startup = startup_seconds(folder)
     sizes = lab.get("file_sizes") or {}
     if not binary or not os.path.exists(binary) or not external or not internal:
-        return {}, None
+        return {}, None, None
     out = {}
     slots = lab["datanodes_per_site"] * lab["slots_per_node"]
     lab_options = ["--source-nodes", str(lab["datanodes_per_site"]),
@@ -407,13 +468,18 @@ def predict(folder, lab, probe, runs):
     distcp = startup.get("distcp", {})
     fit = calibrate_distcp(binary, lab_options, distcp, slots,
                            distcp_overheads(distcp, slots, external * 1e6))
+    options = overhead_options(startup, lab, relaycp_phases(folder), external * 1e6, fit)
+    spawned = calibrate_spawned_factor(binary, lab_options + ["--distcp-maps", str(slots)], options,
+                                       relaycp_phases(folder), spawned_probe(folder, lab))
+    if spawned:
+        options += ["--relaycp-spawned-file-factor", f"{spawned[0]:.3f}"]
     for ds in sorted({r["dataset"] for r in runs}):
         if not sizes.get(ds):
             continue
         ks = sorted({r["k"] for r in runs if r["dataset"] == ds and r["tool"] == "relaycp"})
         common = ["plan", "--what-if", "--json", "--file-sizes", sizes[ds]] + lab_options + [
                   "--distcp-maps", str(slots)]
-        common += overhead_options(startup, lab, relaycp_phases(folder), external * 1e6, fit)
+        common += options
         for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
             cmd = [binary] + common + ["--model", model, "--pairs", pairs]
             res = subprocess.run(cmd, capture_output=True, text=True)
@@ -427,7 +493,7 @@ def predict(folder, lab, probe, runs):
             else:
                 for row in plan["rows"]:
                     out[(ds, "relaycp", row["pairs"])] = {"seconds": row["seconds"], "command": "relaycp " + shown}
-    return out, fit
+    return out, fit, spawned
 
 
 def target_checks(runs):
@@ -469,7 +535,7 @@ def main(folder):
     lab = json.load(open(os.path.join(folder, "lab.json")))
     probe = json.load(open(os.path.join(folder, "probe.json"))) if os.path.exists(os.path.join(folder, "probe.json")) else []
     raw = [json.load(open(path)) for path in sorted(glob.glob(os.path.join(folder, "runs", "*.json")))]
-    predictions, distcp_fit = predict(folder, lab, probe, [r for r in raw if "status" not in r])
+    predictions, distcp_fit, spawned = predict(folder, lab, probe, [r for r in raw if "status" not in r])
     runs = []
     for path, run in zip(sorted(glob.glob(os.path.join(folder, "runs", "*.json"))), raw):
         runs.append(analyse(run, lab, path[:-5] + ".csv", predictions))
@@ -490,6 +556,8 @@ def main(folder):
         checks.append((f"{r['dataset']} {r['tool']} k={r['k']}: exit 0 and verified", ok))
     targets = target_checks(runs)
     results = {"lab": lab, "probe": probe, "runs": runs, "startup_seconds": startup_seconds(folder),
+               "spawned_file_factor": ({"factor": spawned[0], "copying_seconds_over_y": spawned[1]}
+                                       if spawned else None),
                "checks": [{"check": c, "passed": ok} for c, ok in checks],
                "targets": [{"target": c, "met": ok} for c, ok in targets],
                "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
@@ -550,6 +618,14 @@ def main(folder):
                f"{fmt(fitted['task'])} s, a lone map's cost per file {fmt(fitted['lone_per_file'], 3)} s, "
                f"a map's with every slot busy {fmt(fitted['wide_per_file'], 3)} s, so "
                f"{fmt(fitted['concurrent_files'], 2)} concurrent files (0: no limit).", ""]
+    spawned_run = spawned_probe(folder, lab)
+    if spawned and spawned_run:
+        md += [f"relaycp copied Y again over {spawned_run['pairs']} spawned pairs that joined at once "
+               f"(`startup/Y-relaycp-k{spawned_run['pairs']}.*`): its copying took "
+               f"{spawned[1]:+.1f} s against Y alone, which the relaycp model gives back with a "
+               f"spawned relay paying {fmt(spawned[0], 2)} times a datanode relay's cost per file "
+               "(`--relaycp-spawned-file-factor`): a fresh JVM "
+               f"(`{lab.get('spawned_java_opts', '')}`) on the cores every other relay and daemon uses.", ""]
     md += [f"- `{c}`" for c in commands]
     md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "

@@ -380,7 +380,7 @@ lab_run() {
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
   # which must finish in under five minutes.
   if ((!quick && startup)); then
-    log "measuring each tool's start-up and cost per file (datasets T, U; DistCp W and V, relaycp Y and X)"
+    log "measuring each tool's start-up and cost per file (datasets T, U; DistCp W and V, relaycp Y, X and Y over spawned pairs)"
     mkdir -p "$out/startup"
     for ds in T U W Y; do gen_dataset "$ds"; done
     # A real cluster's namenodes, datanodes and relays are long-running daemons, warm in
@@ -403,6 +403,12 @@ lab_run() {
     if [[ ,$tools, == *,relaycp,* ]]; then
       gen_dataset X; run_relaycp X 0 "$out/startup" "$LAB_DATANODES" "$LAB_X_CHUNKS_IN_FLIGHT"
     fi
+    # A spawned relay is a fresh JVM that may pay more per file than the warm datanode relays
+    # (and here it shares their cores): Y again, over every datanode route and
+    # LAB_SPAWNED_PROBE_PAIRS spawned pairs that join at once.
+    if [[ ,$tools, == *,relaycp,* ]] && ((LAB_SPAWNED_PROBE_PAIRS > 0)); then
+      LAB_BOOT_DELAY=0 run_relaycp Y "$LAB_SPAWNED_PROBE_PAIRS" "$out/startup"
+    fi
   fi
   local ds k
   for ds in ${datasets//,/ }; do
@@ -417,7 +423,7 @@ import json, sys
 json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_site": $LAB_DATANODES,
            "slots_per_node": $LAB_SLOTS_PER_NODE, "replication": $LAB_REPLICATION,
            "block_size": $LAB_BLOCK_SIZE, "boot_delay_s": $LAB_BOOT_DELAY, "spawned_java_opts": "$LAB_SPAWNED_JAVA_OPTS",
-           "x_chunks_in_flight": $LAB_X_CHUNKS_IN_FLIGHT, "warm_up_copies": [$LAB_WARM_UP_MIN_COPIES, $LAB_WARM_UP_COPIES],
+           "x_chunks_in_flight": $LAB_X_CHUNKS_IN_FLIGHT, "spawned_probe_pairs": $LAB_SPAWNED_PROBE_PAIRS, "warm_up_copies": [$LAB_WARM_UP_MIN_COPIES, $LAB_WARM_UP_COPIES],
            "quick": bool($quick), "datasets": "$datasets", "k": "$ks",
            "file_sizes": {$(for d in ${datasets//,/ }; do printf '"%s": "%s", ' "$d" "$(dataset_histogram "$d")"; done)"-": ""},
            "cores": $(nproc), "run_seconds": $(date +%s) - $t_start,

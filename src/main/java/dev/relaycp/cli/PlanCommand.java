@@ -265,6 +265,12 @@ public final class PlanCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}).")
   double relaycpConcurrentFiles;
 
+  @Option(names = "--relaycp-spawned-file-factor", paramLabel = "FACTOR", defaultValue = "1",
+      description = "How many times a datanode relay's cost per file a spawned relay pays: more"
+          + " than 1 for small VMs whose relay has just started; where streams share the file"
+          + " cost (--relaycp-concurrent-files) it slows them all (default: ${DEFAULT-VALUE}).")
+  double relaycpSpawnedFileFactor;
+
   @Option(names = "--relaycp-verify-seconds", paramLabel = "SECONDS", defaultValue = "0.001",
       description = "relaycp's verification cost per file: comparing the two clusters'"
           + " checksums, with the driver's requests in parallel (default: ${DEFAULT-VALUE}).")
@@ -331,7 +337,8 @@ public final class PlanCommand implements Callable<Integer> {
             machine,
             new Pricing(egressPerGigabyte, nodePricePerHour),
             new RelaycpSettings(DataSize.parse(chunkSize), streamsPerRelay, overheads())
-                .withConcurrentFiles(relaycpConcurrentFiles),
+                .withConcurrentFiles(relaycpConcurrentFiles)
+                .withSpawnedFileCostFactor(relaycpSpawnedFileFactor),
             new DistcpSettings(
                 distcpMaps, distcpSlotsPerNode, distcpJobSeconds, distcpTaskSeconds,
                 distcpFileSeconds, distcpBlocksPerChunk, blocks, distcpConcurrentFiles),

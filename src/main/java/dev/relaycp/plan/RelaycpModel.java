@@ -16,7 +16,8 @@ import java.util.List;
  * more chunks wait than there are routes. So with chunks of whole blocks a route holds one or two
  * and relays that join late find chunks left, and small files overlap their per-file cost on up
  * to that many chunks per route. A datanode relay sends at its node's WAN cap; a spawned relay
- * at the lesser of its VM's WAN and internal rates.
+ * at the lesser of its VM's WAN and internal rates, and pays {@link
+ * RelaycpSettings#spawnedFileCostFactor} times a datanode relay's file and chunk costs.
  * The sum of all streams is held under the least of: the destination's WAN cap summed over its
  * datanodes and ready spawned relays; what the source datanodes can feed over their internal
  * network; and what the destination can absorb (its datanodes' internal rate over the
@@ -59,8 +60,8 @@ public record RelaycpModel() implements CopyModel {
     }
     for (int relay = 0; relay < pairs; relay++) {
       relays.add(
-          new StreamSimulation.Node(
-              machine.relayRate().bytesPerSecond(), joinSeconds, atOnce, window, stagger));
+          new StreamSimulation.Node(machine.relayRate().bytesPerSecond(), joinSeconds, atOnce,
+              window, stagger * settings.spawnedFileCostFactor(), settings.spawnedFileCostFactor()));
     }
     double feed = source.internalTotal().bytesPerSecond();
     double absorb = destination.internalTotal().bytesPerSecond() / destination.replication();

@@ -19,6 +19,11 @@ import dev.relaycp.error.RelayCpException;
  * speed at once, 0 for no limit: that cost is work on machinery every stream shares (the
  * destination's namenode, the driver, the hosts' cores), so beyond that many the streams
  * opening or closing a file share it, and more relays no longer copy small files faster.
+ *
+ * <p>{@code spawnedFileCostFactor} is how many times a datanode relay's file and chunk costs a
+ * spawned relay pays: a small VM whose relay has just started (its JVM not yet compiled for
+ * the work) spends longer on each file, and where that cost is shared work it slows every
+ * other stream too. 1 when the spawned relays are like the datanodes.
  */
 public record RelaycpSettings(
     DataSize chunkSize,
@@ -26,7 +31,8 @@ public record RelaycpSettings(
     int chunksInFlightPerRoute,
     DataSize bytesInFlightPerRoute,
     CopyOverheads overheads,
-    double concurrentFiles) {
+    double concurrentFiles,
+    double spawnedFileCostFactor) {
   public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE = 32;
   public static final DataSize DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = DataSize.ofMebibytes(64);
   public static final RelaycpSettings DEFAULT =
@@ -40,13 +46,20 @@ public record RelaycpSettings(
         DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
         DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE,
         overheads,
-        0);
+        0,
+        1);
   }
 
   /** These settings with {@code concurrent} streams paying a file's cost at full speed at once. */
   public RelaycpSettings withConcurrentFiles(double concurrent) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
-        bytesInFlightPerRoute, overheads, concurrent);
+        bytesInFlightPerRoute, overheads, concurrent, spawnedFileCostFactor);
+  }
+
+  /** These settings with spawned relays paying {@code factor} times a datanode relay's file costs. */
+  public RelaycpSettings withSpawnedFileCostFactor(double factor) {
+    return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
+        bytesInFlightPerRoute, overheads, concurrentFiles, factor);
   }
 
   public RelaycpSettings {
@@ -63,6 +76,12 @@ public record RelaycpSettings(
       throw new RelayCpException(
           INVALID_ARGUMENT,
           "relaycp concurrent files " + concurrentFiles + " must be 1 or more, or 0 for no limit");
+    }
+    if (!(spawnedFileCostFactor > 0) || Double.isInfinite(spawnedFileCostFactor)) {
+      throw new RelayCpException(
+          INVALID_ARGUMENT,
+          "spawned relays' file cost factor " + spawnedFileCostFactor
+              + " must be a finite number above 0 (1: as the datanodes' relays)");
     }
     if (chunkSize.bytes() < 1) {
       throw new RelayCpException(

@@ -37,21 +37,30 @@ final class StreamSimulation {
    * it holds come to fewer bytes than {@code windowBytes}. Its worker in slot j starts {@code j
    * x staggerSeconds} after the node is ready: identical workers started together would move
    * their bytes in lock-step, each at a share of the cap, where real streams drift apart and
-   * mostly find the link to themselves.
+   * mostly find the link to themselves. Its workers take {@code fixedFactor} times each step's
+   * fixed delay: a node slower at that work (a colder or smaller machine) than the one the
+   * delays were measured on.
    */
   record Node(
       double capBytesPerSecond,
       double readySeconds,
       int workers,
       double windowBytes,
-      double staggerSeconds) {
+      double staggerSeconds,
+      double fixedFactor) {
     Node {
       if (!(capBytesPerSecond > 0) || !(readySeconds >= 0) || workers < 1 || !(windowBytes > 0)
-          || !(staggerSeconds >= 0)) {
+          || !(staggerSeconds >= 0) || !(fixedFactor > 0) || Double.isInfinite(fixedFactor)) {
         throw new IllegalArgumentException(
             "node cap " + capBytesPerSecond + ", ready " + readySeconds + ", workers " + workers
-                + ", window " + windowBytes + ", stagger " + staggerSeconds);
+                + ", window " + windowBytes + ", stagger " + staggerSeconds + ", fixed factor "
+                + fixedFactor);
       }
+    }
+
+    Node(double capBytesPerSecond, double readySeconds, int workers, double windowBytes,
+        double staggerSeconds) {
+      this(capBytesPerSecond, readySeconds, workers, windowBytes, staggerSeconds, 1);
     }
 
     Node(double capBytesPerSecond, double readySeconds, int workers, double windowBytes) {
@@ -186,7 +195,7 @@ final class StreamSimulation {
           heldBytes[node] += taskBytes[nextTask];
           task[worker] = nextTask++;
           step[worker] = -1;
-          advanceStep(tasks, worker, task, step, fixed, bytes, shared);
+          advanceStep(tasks, worker, task, step, fixed, bytes, shared, nodes.get(node).fixedFactor());
         }
       }
       boolean busy = false;
@@ -276,7 +285,8 @@ final class StreamSimulation {
           }
         }
         if (fixed[worker] <= 0 && bytes[worker] <= 0) {
-          advanceStep(tasks, worker, task, step, fixed, bytes, shared);
+          advanceStep(tasks, worker, task, step, fixed, bytes, shared,
+              nodes.get(workerNode.get(worker)).fixedFactor());
         }
       }
       now += delta;
@@ -311,7 +321,10 @@ final class StreamSimulation {
     return expected;
   }
 
-  /** Moves a worker to the next non-empty step of its task, or makes it idle. */
+  /**
+   * Moves a worker to the next non-empty step of its task, or makes it idle; the step's delay
+   * is scaled by the worker's node's {@code fixedFactor}.
+   */
   private static void advanceStep(
       List<List<Step>> tasks,
       int worker,
@@ -319,12 +332,13 @@ final class StreamSimulation {
       int[] step,
       double[] fixed,
       double[] bytes,
-      boolean[] shared) {
+      boolean[] shared,
+      double fixedFactor) {
     List<Step> steps = tasks.get(task[worker]);
     while (++step[worker] < steps.size()) {
       Step next = steps.get(step[worker]);
       if (next.fixedSeconds() > 0 || next.bytes() > 0) {
-        fixed[worker] = next.fixedSeconds();
+        fixed[worker] = next.fixedSeconds() * fixedFactor;
         bytes[worker] = next.bytes();
         shared[worker] = next.shared();
         return;

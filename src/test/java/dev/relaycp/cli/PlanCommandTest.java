@@ -181,6 +181,18 @@ class PlanCommandTest {
     assertThat(bad.output()).contains("concurrent files 0.5 must be 1 or more, or 0 for no limit");
   }
 
+  @Test
+  void spawnedRelaysThatPayMorePerFileCopySmallFilesSlower() throws Exception {
+    String[] smallFiles = {"--what-if", "--json", "--file-sizes", "5000x64KiB", "--pairs", "2",
+        "--source-nodes", "3", "--destination-nodes", "3", "--external", "5MB/s",
+        "--boot-seconds", "0", "--relaycp-file-seconds", "0.2", "--relaycp-concurrent-files", "8"};
+    assertThat(seconds(run(concat(smallFiles, "--relaycp-spawned-file-factor", "3"))))
+        .isGreaterThan(seconds(run(smallFiles)) + 10);
+    Run bad = run(concat(smallFiles, "--relaycp-spawned-file-factor", "0"));
+    assertThat(bad.exitCode()).isEqualTo(3);
+    assertThat(bad.output()).contains("spawned relays' file cost factor 0.0 must be a finite number above 0");
+  }
+
   private static double seconds(Run run) throws Exception {
     assertThat(run.exitCode()).as(run.output()).isZero();
     return json(run).get("rows").get(0).get("seconds").asDouble();

@@ -6,7 +6,10 @@ import static dev.relaycp.plan.Inputs.machine;
 import static dev.relaycp.plan.Inputs.site;
 import static dev.relaycp.plan.Inputs.withRelaycp;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+
+import dev.relaycp.error.RelayCpException;
 
 import org.junit.jupiter.api.Test;
 
@@ -124,7 +127,7 @@ class RelaycpModelTest {
         withRelaycp(
             input(files(1, 200), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 10)),
             new RelaycpSettings(
-                DataSize.ofMebibytes(10), 16, 32, DataSize.ofMebibytes(20), CopyOverheads.NONE, 0));
+                DataSize.ofMebibytes(10), 16, 32, DataSize.ofMebibytes(20), CopyOverheads.NONE, 0, 1));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(20, within(1e-6));
     assertThat(model.estimate(input, 2).seconds()).isCloseTo(14, within(1e-6));
   }
@@ -172,5 +175,41 @@ class RelaycpModelTest {
             new RelaycpSettings(DataSize.ofMebibytes(32), 16, new CopyOverheads(0, 0, 1, 0, 0, 0)));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(4.025, within(1e-6));
   }
-}
 
+  @Test
+  void aSpawnedRelayPaysItsFileCostFactorTimesTheDatanodes() {
+    // 16 files of 1 KiB, 1 s each, on a datanode relay and a spawned one, both of one stream
+    // and ready at once. Alike: 8 files each, 8 s. At 3 times the cost the spawned relay ends a
+    // file every 3 s and the datanode's every 1 s: 12 and 4 files, 12 s.
+    PlanInput input =
+        withRelaycp(
+            input(files(16, 1.0 / 1024), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 0)),
+            new RelaycpSettings(DataSize.ofMebibytes(32), 1, new CopyOverheads(0, 0, 1, 0, 0, 0)));
+    assertThat(model.estimate(input, 1).seconds()).isCloseTo(8, within(0.01));
+    PlanInput slower = withRelaycp(input, input.relaycp().withSpawnedFileCostFactor(3));
+    assertThat(model.estimate(slower, 1).seconds()).isCloseTo(12, within(0.01));
+  }
+
+  @Test
+  void whereTheFileCostIsSharedACostlierSpawnedRelaySlowsTheCopy() {
+    // 12 files of 1 KiB, 1 s each, one lane for the file cost (one core). The datanode relay
+    // alone: 12 s. With a spawned relay at 3 times the cost, both share the lane at half speed:
+    // the datanode's relay ends a file every 2 s, the spawned one every 6 s, 4 files in 6 s,
+    // 18 s; more relays make it slower, as in the WAN lab where every relay shares two cores.
+    PlanInput input =
+        withRelaycp(
+            input(files(12, 1.0 / 1024), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 0)),
+            new RelaycpSettings(DataSize.ofMebibytes(32), 1, new CopyOverheads(0, 0, 1, 0, 0, 0))
+                .withConcurrentFiles(1)
+                .withSpawnedFileCostFactor(3));
+    assertThat(model.estimate(input, 0).seconds()).isCloseTo(12, within(0.01));
+    assertThat(model.estimate(input, 1).seconds()).isCloseTo(18, within(0.01));
+  }
+
+  @Test
+  void aSpawnedFileCostFactorOfZeroIsRefused() {
+    assertThatThrownBy(() -> RelaycpSettings.DEFAULT.withSpawnedFileCostFactor(0))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("file cost factor 0.0");
+  }
+}
