@@ -9,6 +9,7 @@ import dev.relaycp.relay.RelayMessage.Challenge;
 import dev.relaycp.relay.RelayMessage.Proof;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -50,10 +51,20 @@ final class ClientAuthenticationHandler extends SimpleChannelInboundHandler<Rela
     ctx.fireChannelInactive();
   }
 
+  /**
+   * An I/O error (a reset, a broken pipe) means the relay or its host went away mid-handshake,
+   * which a route survives by being dropped; anything else is a malformed exchange.
+   */
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    fail(ctx, new RelayCpException(ErrorCode.PROTOCOL_ERROR,
-        "handshake with relay " + address + " failed: " + cause.getMessage(), cause));
+    if (cause instanceof IOException) {
+      fail(ctx, new RelayCpException(ErrorCode.RELAY_UNREACHABLE,
+          "connection to relay " + address + " broke during the handshake (" + cause.getMessage()
+              + "); check that the relay still runs", cause));
+    } else {
+      fail(ctx, new RelayCpException(ErrorCode.PROTOCOL_ERROR,
+          "handshake with relay " + address + " failed: " + cause.getMessage(), cause));
+    }
   }
 
   private void fail(ChannelHandlerContext ctx, RelayCpException failure) {

@@ -286,6 +286,20 @@ class AuthenticationHandlerTest {
   }
 
   @Test
+  void clientFailsWithRelayUnreachableWhenTheConnectionBreaksMidHandshake() {
+    CompletableFuture<Void> authenticated = new CompletableFuture<>();
+    EmbeddedChannel channel = newClientChannel(authenticated);
+    channel.writeInbound(new Challenge(TransferSecret.newNonce()));
+
+    channel.pipeline().fireExceptionCaught(new java.net.SocketException("Connection reset"));
+
+    Throwable failure = failureOf(authenticated);
+    assertThat(((RelayCpException) failure).code()).isEqualTo(ErrorCode.RELAY_UNREACHABLE);
+    assertThat(failure).hasMessageContaining("Connection reset").hasMessageContaining(RELAY.toString());
+    assertThat(channel.isOpen()).isFalse();
+  }
+
+  @Test
   void clientAndServerHandlersAuthenticateEachOther() {
     CompletableFuture<Void> authenticated = new CompletableFuture<>();
     EmbeddedChannel server = newServerChannel();
