@@ -335,14 +335,43 @@ def distcp_options(fitted):
             "--distcp-concurrent-files", f"{fitted['concurrent_files']:.3f}"]
 
 
-def calibrate_distcp(binary, lab_options, distcp, slots, fitted):
+def distcp_map_costs(folder):
+    """DistCp's seconds per file as its maps timed them (`startup/*-distcp-maps.txt`, from the
+    maps' own logs): a lone map's from V's map, and a map's with every slot busy from W's maps
+    (their copying seconds over their files). Job and task start-ups are not in these, so they
+    measure the cost per file more steadily than differences of wall times: V - T, what the fit
+    used before 2026-11-23 18:30, was 55.3 s where V's map copied for 61.7 s, and so put a lone
+    map at 0.155 s a file where M's longest map (2,164 files, mostly alone) took 0.224.
+    {"lone": s, "wide": s}, with either missing where its probe's map log is."""
+    out = {}
+    for key, name, least in (("lone", "V", V_FILES // 2), ("wide", "W", W_FILES // 12)):
+        files = seconds = 0.0
+        try:
+            lines = open(os.path.join(folder, "startup", f"{name}-distcp-maps.txt")).read().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) >= 5 and fields[0].startswith("container_") and fields[2].isdigit() \
+                    and int(fields[2]) >= least:
+                files += int(fields[2])
+                seconds += float(fields[4])
+        if files:
+            out[key] = seconds / files
+    return out
+
+
+def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None, external=None):
     """distcp_overheads solved in closed form, then corrected so that the planner's DistCp model
     itself gives the probes' seconds back. The closed form takes each file's bytes out at one
     host's WAN rate, while the model shares a node's rate among its slots and sends blocks to
     random datanodes, so it put W some 6% above what W took (2026-11-23). In turn, by the
     secant method on the model: a lone map's cost per file from V (one map), the concurrent
-    files from W (every slot busy), the task start-up from U. Returns the corrected fit, or
-    `fitted` where a probe or the planner is missing."""
+    files from W (every slot busy), the task start-up from U. Where the maps' own timings are
+    there (`map_costs`, distcp_map_costs), the costs per file come from them instead (a lone
+    map's from V's map, one with every slot busy from W's), and the task and job start-ups are
+    solved on U and T. Returns the corrected fit, or `fitted` where
+    a probe or the planner is missing."""
     if fitted is None or not binary or not all(p in distcp for p in ("T", "U", "V", "W")):
         return fitted
     fit = dict(fitted)
@@ -369,6 +398,20 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted):
         fit[key] = x1
 
     try:
+        if map_costs and "lone" in map_costs and "wide" in map_costs:
+            # The maps' own timings give the costs per file (less each file's bytes at a
+            # host's WAN rate, which the model adds); the start-ups are then solved so that
+            # the model gives U and T back.
+            bytes_seconds = PROBE_FILE_BYTES / external if external else 0.0
+            lone = max(0.0, map_costs["lone"] - bytes_seconds)
+            wide = max(0.0, map_costs["wide"] - bytes_seconds)
+            fit["per_file"] = lone
+            fit["concurrent_files"] = max(1.0, slots * lone / wide) if 0 < lone < wide else 0.0
+            fit["lone_per_file"], fit["wide_per_file"] = lone, max(lone, wide)
+            for _ in range(2):
+                solve("task", U_FILES, slots, distcp["U"], 0.0)
+                solve("job", 1, slots, distcp["T"], 0.0)
+            return fit
         concurrent = fit["concurrent_files"]
         fit["concurrent_files"] = 0.0          # V is one map: the limit does not apply
         solve("per_file", V_FILES, 1, distcp["V"], 0.0)
@@ -467,7 +510,8 @@ def predict(folder, lab, probe, runs):
                    "--distcp-slots-per-node", str(lab["slots_per_node"])]
     distcp = startup.get("distcp", {})
     fit = calibrate_distcp(binary, lab_options, distcp, slots,
-                           distcp_overheads(distcp, slots, external * 1e6))
+                           distcp_overheads(distcp, slots, external * 1e6),
+                           distcp_map_costs(folder), external * 1e6)
     options = overhead_options(startup, lab, relaycp_phases(folder), external * 1e6, fit)
     spawned = calibrate_spawned_factor(binary, lab_options + ["--distcp-maps", str(slots)], options,
                                        relaycp_phases(folder), spawned_probe(folder, lab))
