@@ -342,7 +342,7 @@ def distcp_map_costs(folder):
     measure the cost per file more steadily than differences of wall times: V - T, what the fit
     used before 2026-11-23 18:30, was 55.3 s where V's map copied for 61.7 s, and so put a lone
     map at 0.155 s a file where M's longest map (2,164 files, mostly alone) took 0.224.
-    {"lone": s, "wide": s}, with either missing where its probe's map log is."""
+    {"lone": s, "wide": s}, without the key whose probe has no map log."""
     out = {}
     for key, name, least in (("lone", "V", V_FILES // 2), ("wide", "W", W_FILES // 12)):
         files = seconds = 0.0
