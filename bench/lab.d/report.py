@@ -326,6 +326,15 @@ def warm_up_text(folder):
     return "one untimed relaycp copy of W"
 
 
+def plan_json(binary, arguments):
+    """`relaycp plan` run with `arguments`, its JSON answer parsed; RuntimeError with the
+    planner's own message when it exits non-zero."""
+    res = subprocess.run([binary, "plan"] + arguments, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(res.stderr.strip())
+    return json.loads(res.stdout)
+
+
 def distcp_options(fitted):
     """The planner's DistCp options for a fit; precise enough that calibrate_distcp's secant
     steps see the model move."""
@@ -377,13 +386,9 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
     fit = dict(fitted)
 
     def model(files, maps):
-        cmd = [binary, "plan", "--what-if", "--json", "--file-sizes", f"{files}x{PROBE_FILE_BYTES}",
-               "--distcp-maps", str(maps)] + lab_options + distcp_options(fit) + [
-               "--model", "distcp", "--pairs", "0"]
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        if res.returncode != 0:
-            raise RuntimeError(res.stderr.strip())
-        return json.loads(res.stdout)["distcpSeconds"]
+        return plan_json(binary, ["--what-if", "--json", "--file-sizes", f"{files}x{PROBE_FILE_BYTES}",
+                                  "--distcp-maps", str(maps)] + lab_options + distcp_options(fit)
+                         + ["--model", "distcp", "--pairs", "0"])["distcpSeconds"]
 
     def solve(key, files, maps, target, low):
         x0 = fit[key]
@@ -450,37 +455,37 @@ def calibrate_spawned_factor(binary, lab_options, options, phases, probe):
     """How many times a datanode relay's cost per file a spawned relay pays, solved on the
     planner's relaycp model (bisection on the factor, which only slows the model) so that Y
     over the probe's spawned pairs takes as much longer, or shorter, than Y alone as the probes'
-    copying phases did. Returns (factor, measured difference), or None without the probes."""
+    copying phases did. Returns {"factor", "copying_seconds_over_y", "pairs"}, or None without
+    the probes."""
     if not binary or probe is None or "Y" not in phases:
         return None
     measured = probe["copying"] - phases["Y"]["copying"]
-    boot = []
-    for i, option in enumerate(lab_options):
-        boot += [f"{probe['join']:.2f}"] if i > 0 and lab_options[i - 1] == "--boot-seconds" else [option]
+    # The probe's spawned hosts joined at `join`, not after the lab's boot delay.
+    boot_at = lab_options.index("--boot-seconds") + 1
+    boot = lab_options[:boot_at] + [f"{probe['join']:.2f}"] + lab_options[boot_at + 1:]
 
     def model(factor, pairs):
-        cmd = [binary, "plan", "--what-if", "--json", "--file-sizes", f"{Y_FILES}x{PROBE_FILE_BYTES}"] \
-            + boot + options + ["--relaycp-spawned-file-factor", f"{factor:.4f}",
-                                "--model", "relaycp", "--pairs", str(pairs)]
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        if res.returncode != 0:
-            raise RuntimeError(res.stderr.strip())
-        return json.loads(res.stdout)["rows"][0]["seconds"]
+        return plan_json(binary, ["--what-if", "--json", "--file-sizes", f"{Y_FILES}x{PROBE_FILE_BYTES}"]
+                         + boot + options + ["--relaycp-spawned-file-factor", f"{factor:.4f}",
+                                             "--model", "relaycp", "--pairs", str(pairs)])["rows"][0]["seconds"]
+
+    def solved(factor):
+        return {"factor": factor, "copying_seconds_over_y": measured, "pairs": probe["pairs"]}
 
     try:
         alone = model(1.0, 0)
         low, high = 0.25, 32.0
         if model(low, probe["pairs"]) - alone >= measured:
-            return low, measured
+            return solved(low)
         if model(high, probe["pairs"]) - alone <= measured:
-            return high, measured
+            return solved(high)
         for _ in range(12):
             middle = math.sqrt(low * high)
             if model(middle, probe["pairs"]) - alone < measured:
                 low = middle
             else:
                 high = middle
-        return math.sqrt(low * high), measured
+        return solved(math.sqrt(low * high))
     except RuntimeError as e:
         print(f"spawned relays' factor not solved: {e}", file=sys.stderr)
         return None
@@ -491,8 +496,8 @@ def predict(folder, lab, probe, runs):
     the lab's own figures: the dataset's file sizes, node counts, slots, block size, boot
     delay, and the per-host rates the cap probe measured (as `relaycp probe` would have
     recorded them), keyed by (dataset, tool, k); the DistCp fit they used; and the spawned
-    relays' (factor, measured difference) of calibrate_spawned_factor (None for each without
-    predictions or without the probes)."""
+    relays' factor of calibrate_spawned_factor (None for each without predictions or without
+    the probes)."""
     binary = lab.get("relaycp_bin")
     external, internal = probe_rate(probe, "cross-site"), probe_rate(probe, "in-site")
     startup = startup_seconds(folder)
@@ -512,26 +517,27 @@ def predict(folder, lab, probe, runs):
     fit = calibrate_distcp(binary, lab_options, distcp, slots,
                            distcp_overheads(distcp, slots, external * 1e6),
                            distcp_map_costs(folder), external * 1e6)
-    options = overhead_options(startup, lab, relaycp_phases(folder), external * 1e6, fit)
+    phases = relaycp_phases(folder)
+    options = overhead_options(startup, lab, phases, external * 1e6, fit)
     spawned = calibrate_spawned_factor(binary, lab_options + ["--distcp-maps", str(slots)], options,
-                                       relaycp_phases(folder), spawned_probe(folder, lab))
+                                       phases, spawned_probe(folder, lab))
     if spawned:
-        options += ["--relaycp-spawned-file-factor", f"{spawned[0]:.3f}"]
+        options += ["--relaycp-spawned-file-factor", f"{spawned['factor']:.3f}"]
     for ds in sorted({r["dataset"] for r in runs}):
         if not sizes.get(ds):
             continue
         ks = sorted({r["k"] for r in runs if r["dataset"] == ds and r["tool"] == "relaycp"})
-        common = ["plan", "--what-if", "--json", "--file-sizes", sizes[ds]] + lab_options + [
+        common = ["--what-if", "--json", "--file-sizes", sizes[ds]] + lab_options + [
                   "--distcp-maps", str(slots)]
         common += options
         for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
-            cmd = [binary] + common + ["--model", model, "--pairs", pairs]
-            res = subprocess.run(cmd, capture_output=True, text=True)
-            if res.returncode != 0:
-                print(f"prediction failed ({' '.join(cmd)}): {res.stderr.strip()}", file=sys.stderr)
+            arguments = common + ["--model", model, "--pairs", pairs]
+            shown = " ".join(["plan"] + arguments)
+            try:
+                plan = plan_json(binary, arguments)
+            except RuntimeError as e:
+                print(f"prediction failed ({binary} {shown}): {e}", file=sys.stderr)
                 continue
-            plan = json.loads(res.stdout)
-            shown = " ".join(cmd[1:])
             if model == "distcp":
                 out[(ds, "distcp", 0)] = {"seconds": plan["distcpSeconds"], "command": "relaycp " + shown}
             else:
@@ -600,7 +606,7 @@ def main(folder):
         checks.append((f"{r['dataset']} {r['tool']} k={r['k']}: exit 0 and verified", ok))
     targets = target_checks(runs)
     results = {"lab": lab, "probe": probe, "runs": runs, "startup_seconds": startup_seconds(folder),
-               "spawned_file_factor": ({"factor": spawned[0], "copying_seconds_over_y": spawned[1]}
+               "spawned_file_factor": ({key: spawned[key] for key in ("factor", "copying_seconds_over_y")}
                                        if spawned else None),
                "checks": [{"check": c, "passed": ok} for c, ok in checks],
                "targets": [{"target": c, "met": ok} for c, ok in targets],
@@ -662,12 +668,11 @@ def main(folder):
                f"{fmt(fitted['task'])} s, a lone map's cost per file {fmt(fitted['lone_per_file'], 3)} s, "
                f"a map's with every slot busy {fmt(fitted['wide_per_file'], 3)} s, so "
                f"{fmt(fitted['concurrent_files'], 2)} concurrent files (0: no limit).", ""]
-    spawned_run = spawned_probe(folder, lab)
-    if spawned and spawned_run:
-        md += [f"relaycp copied Y again over {spawned_run['pairs']} spawned pairs that joined at once "
-               f"(`startup/Y-relaycp-k{spawned_run['pairs']}.*`): its copying took "
-               f"{spawned[1]:+.1f} s against Y alone, which the relaycp model gives back with a "
-               f"spawned relay paying {fmt(spawned[0], 2)} times a datanode relay's cost per file "
+    if spawned:
+        md += [f"relaycp copied Y again over {spawned['pairs']} spawned pairs that joined at once "
+               f"(`startup/Y-relaycp-k{spawned['pairs']}.*`): its copying took "
+               f"{spawned['copying_seconds_over_y']:+.1f} s against Y alone, which the relaycp model gives back with a "
+               f"spawned relay paying {fmt(spawned['factor'], 2)} times a datanode relay's cost per file "
                "(`--relaycp-spawned-file-factor`): a fresh JVM "
                f"(`{lab.get('spawned_java_opts', '')}`) on the cores every other relay and daemon uses.", ""]
     md += [f"- `{c}`" for c in commands]
