@@ -139,10 +139,7 @@ class RelaycpModelTest {
     // Stream j of each relay takes a file at j/16 and a second at 1 + j/16 while more than 2
     // wait: streams 0-14 do (60 files), the last 2 wait for a route to empty, when its stream
     // 14 ends its second file at 2.875 s: 3.875 s.
-    PlanInput input =
-        withRelaycp(
-            input(files(64, 1.0 / 1024), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
-            new RelaycpSettings(DataSize.ofMebibytes(32), 16, new CopyOverheads(0, 0, 1, 0, 0, 0)));
+    PlanInput input = oneSecondFiles(64, 2, 16, 20);
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(3.875, within(0.01));
   }
 
@@ -151,10 +148,7 @@ class RelaycpModelTest {
     // 17 files of 1 KiB on 16 relays of one stream each, 1 s per file: 16 at once (the 17th
     // waits for a relay to empty), then the 17th: 2 s. With 8 concurrent files the 16 go at
     // half speed (2 s) and the 17th alone at full speed: 3 s.
-    PlanInput input =
-        withRelaycp(
-            input(files(17, 1.0 / 1024), site(16, 10, 100), site(16, 10, 100), machine(10, 100, 20)),
-            new RelaycpSettings(DataSize.ofMebibytes(32), 1, new CopyOverheads(0, 0, 1, 0, 0, 0)));
+    PlanInput input = oneSecondFiles(17, 16, 1, 20);
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(2, within(0.01));
     PlanInput shared = withRelaycp(input, input.relaycp().withConcurrentFiles(8));
     assertThat(model.estimate(shared, 0).seconds()).isCloseTo(3, within(0.01));
@@ -181,10 +175,7 @@ class RelaycpModelTest {
     // 16 files of 1 KiB, 1 s each, on a datanode relay and a spawned one, both of one stream
     // and ready at once. Alike: 8 files each, 8 s. At 3 times the cost the spawned relay ends a
     // file every 3 s and the datanode's every 1 s: 12 and 4 files, 12 s.
-    PlanInput input =
-        withRelaycp(
-            input(files(16, 1.0 / 1024), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 0)),
-            new RelaycpSettings(DataSize.ofMebibytes(32), 1, new CopyOverheads(0, 0, 1, 0, 0, 0)));
+    PlanInput input = oneSecondFiles(16, 1, 1, 0);
     assertThat(model.estimate(input, 1).seconds()).isCloseTo(8, within(0.01));
     PlanInput slower = withRelaycp(input, input.relaycp().withSpawnedFileCostFactor(3));
     assertThat(model.estimate(slower, 1).seconds()).isCloseTo(12, within(0.01));
@@ -196,12 +187,9 @@ class RelaycpModelTest {
     // alone: 12 s. With a spawned relay at 3 times the cost, both share the lane at half speed:
     // the datanode's relay ends a file every 2 s, the spawned one every 6 s, 4 files in 6 s,
     // 18 s; more relays make it slower, as in the WAN lab where every relay shares two cores.
+    PlanInput alone = oneSecondFiles(12, 1, 1, 0);
     PlanInput input =
-        withRelaycp(
-            input(files(12, 1.0 / 1024), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 0)),
-            new RelaycpSettings(DataSize.ofMebibytes(32), 1, new CopyOverheads(0, 0, 1, 0, 0, 0))
-                .withConcurrentFiles(1)
-                .withSpawnedFileCostFactor(3));
+        withRelaycp(alone, alone.relaycp().withConcurrentFiles(1).withSpawnedFileCostFactor(3));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(12, within(0.01));
     assertThat(model.estimate(input, 1).seconds()).isCloseTo(18, within(0.01));
   }
@@ -211,5 +199,17 @@ class RelaycpModelTest {
     assertThatThrownBy(() -> RelaycpSettings.DEFAULT.withSpawnedFileCostFactor(0))
         .isInstanceOf(RelayCpException.class)
         .hasMessageContaining("file cost factor 0.0");
+  }
+
+  /**
+   * Files of 1 KiB, each costing 1 s on a stream (their bytes take a fraction of a ms), on
+   * {@code relays} datanode relays of {@code streams} streams at 10 MiB/s, with spawned relays
+   * alike that boot in {@code bootSeconds}.
+   */
+  private static PlanInput oneSecondFiles(long count, int relays, int streams, double bootSeconds) {
+    return withRelaycp(
+        input(files(count, 1.0 / 1024), site(relays, 10, 100), site(relays, 10, 100),
+            machine(10, 100, bootSeconds)),
+        new RelaycpSettings(DataSize.ofMebibytes(32), streams, new CopyOverheads(0, 0, 1, 0, 0, 0)));
   }
 }
