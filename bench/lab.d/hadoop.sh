@@ -13,22 +13,25 @@ JVM_OPENS="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/jav
 
 nn_uri() { echo "hdfs://$1-nn:$NN_PORT"; }
 
-# The project's runtime jars (less test jars), linked into one folder so every
-# JVM, YARN container included, can use the short class path "$LAB_DIR/lib/*".
+# The demo's runtime jars (Hadoop with its HDFS, YARN and MapReduce daemons and DistCp; less
+# relaycp's own jars and test jars), linked into one folder so every JVM, YARN container
+# included, can use the short class path "$LAB_DIR/lib/*": the lab's Hadoop installation.
 build_lib() {
-  local cpfile="$LAB_DIR/classpath.txt"
-  log "resolving the project's class path (mvn dependency:build-classpath, offline first)"
-  local mvn_cp=(mvn -q -B -Dstyle.color=never dependency:build-classpath -Dmdep.includeScope=runtime
-                -Dmdep.outputFile="$cpfile")
-  (cd "$LAB_REPO" && { "${mvn_cp[@]}" -o || "${mvn_cp[@]}"; } > "$LAB_DIR/mvn.log" 2>&1) \
-    || die "mvn could not resolve the project's class path in $LAB_REPO; see $LAB_DIR/mvn.log"
+  local libdir="$LAB_REPO/relaycp-bench/target/lib"
+  log "building relaycp and the demo's class path (bin/relaycp builds when the sources changed)"
+  "$LAB_REPO/bin/relaycp" --version > "$LAB_DIR/build.log" 2>&1 \
+    || die "relaycp could not be built in $LAB_REPO; see $LAB_DIR/build.log"
   mkdir -p "$LAB_DIR/lib"
-  tr ':' '\n' < "$cpfile" | grep -v -e '-tests\.jar$' -e 'hadoop-minicluster' | while read -r jar; do
-    ln -sf "$jar" "$LAB_DIR/lib/$(basename "$jar")"
+  local jar
+  for jar in "$libdir"/*.jar; do
+    case $(basename "$jar") in
+      *-tests.jar|hadoop-minicluster-*|relaycp*) ;;
+      *) ln -sf "$jar" "$LAB_DIR/lib/$(basename "$jar")" ;;
+    esac
   done
   # The NameNode and DataNode web apps ship only in hadoop-hdfs's tests jar; take the
   # webapps folder out of it rather than putting test classes on the class path.
-  local tests; tests=$(tr ':' '\n' < "$cpfile" | grep '/hadoop-hdfs-[0-9.]*-tests\.jar$' | head -1)
+  local tests; tests=$(find "$libdir" -name 'hadoop-hdfs-[0-9.]*-tests.jar' | head -1)
   [[ -n $tests ]] || die "hadoop-hdfs tests jar (the HDFS web apps) is not on the class path"
   mkdir -p "$LAB_DIR/webapps-root"
   (cd "$LAB_DIR/webapps-root" && "$JAVA_HOME/bin/jar" xf "$tests" webapps/)

@@ -1,0 +1,127 @@
+package dev.relaycp.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CopyCommandTest {
+  @TempDir Path temporary;
+
+  record Result(int exitCode, String out, String err) {}
+
+  static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
+        new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void malformedUriIsAOneLineUserError() {
+    Result result = run("copy", "hdfs://bad host:x/data", "hdfs://nn:8020/copy",
+        "--local-relays", "1");
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(result.err().strip()).startsWith("relaycp: SRC 'hdfs://bad host:x/data' is not a valid URI")
+        .contains("write it as hdfs://namenode:port/path")
+        .doesNotContain("\n");
+  }
+
+  @Test
+  void uriWithoutAuthorityIsRejected() {
+    Result result = run("copy", "hdfs:/data", "hdfs://nn:8020/copy", "--local-relays", "1");
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(result.err()).contains("needs a scheme, authority and path");
+  }
+
+  @Test
+  void noRelaysIsAUserErrorThatSaysHowToGiveThem() {
+    Result result = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b");
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(result.err()).contains("pass --local-relays N");
+  }
+
+  @Test
+  void unreachableDestinationIsAnExternalErrorAndTouchesNothing() throws Exception {
+    Path source = Files.createDirectories(temporary.resolve("source"));
+    Files.writeString(source.resolve("a.txt"), "hello");
+    Path secret = temporary.resolve("secret");
+    Files.writeString(secret, "00112233445566778899aabbccddeeff");
+
+    Result result = run("copy", "-D", "ipc.client.connect.max.retries=0",
+        "-D", "ipc.client.connect.timeout=2000",
+        source.toUri().toString(), "hdfs://127.0.0.1:1/copy",
+        "--relays", "127.0.0.1:9", "--secret-file", secret.toString(), "--no-progress");
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.EXTERNAL);
+    assertThat(result.err().strip()).startsWith("relaycp: ").contains("127.0.0.1:1")
+        .doesNotContain("\n");
+    assertThat(Files.readString(source.resolve("a.txt"))).isEqualTo("hello");
+  }
+
+  @Test
+  void missingSourceIsAUserError() throws Exception {
+    Path secret = temporary.resolve("secret");
+    Files.writeString(secret, "00112233445566778899aabbccddeeff");
+
+    Result result = run("copy", temporary.resolve("absent").toUri().toString(),
+        temporary.resolve("copy").toUri().toString(),
+        "--relays", "127.0.0.1:9", "--secret-file", secret.toString());
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(result.err()).contains("does not exist; check the path");
+    assertThat(Files.exists(temporary.resolve("copy"))).isFalse();
+  }
+
+  @Test
+  void pairsOptionsAreCheckedBeforeAnythingStarts() {
+    String[][] cases = {
+        {"--pairs", "0"},
+        {"--pairs", "many"},
+        {"--pairs", "auto", "--relays", "127.0.0.1:9", "--secret-file", "s"},
+        {"--local-relays", "1", "--pairs", "2"},
+        {"--local-relays", "1", "--budget", "1"},
+        {"--pairs", "2", "--objective", "fastest"},
+        {"--pairs", "auto", "--objective", "quickest"},
+        {"--pairs", "auto", "--dst-datanodes", "0"},
+    };
+    String[] fixes = {
+        "--pairs '0' is neither auto nor a number of 1 or more; e.g. --pairs 2",
+        "--pairs 'many' is neither auto nor a number of 1 or more; e.g. --pairs 2",
+        "--pairs starts relays here but --relays names running ones; use one of them",
+        "--local-relays N is --pairs N; give only one of them",
+        "steer --pairs auto; add --pairs auto or drop them",
+        "steer --pairs auto; add --pairs auto or drop them",
+        "unknown --objective 'quickest'; use fastest, cheapest or balanced",
+        "--src-datanodes and --dst-datanodes must be 1 or more, got 0",
+    };
+    for (int index = 0; index < cases.length; index++) {
+      List<String> arguments = new ArrayList<>(List.of("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b"));
+      arguments.addAll(List.of(cases[index]));
+      Result result = run(arguments.toArray(String[]::new));
+      assertThat(result.exitCode()).as(String.join(" ", cases[index])).isEqualTo(ExitCodes.USER);
+      assertThat(result.err().strip()).as(String.join(" ", cases[index]))
+          .startsWith("relaycp: ").contains(fixes[index]).doesNotContain("\n");
+    }
+  }
+
+  @Test
+  void everyCommandHasHelp() {
+    for (String command : new String[] {"copy", "relay", "plan", "probe"}) {
+      Result result = run(command, "--help");
+      assertThat(result.exitCode()).as(command).isZero();
+      assertThat(result.out()).as(command).contains("Usage: relaycp " + command);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.relaycp.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.relaycp.testkit.DemoDataset;
+import dev.relaycp.testkit.EmbeddedClusters;
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.plan.ThroughputHistory;
+import dev.relaycp.plan.ThroughputHistoryFile;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code relaycp copy} with local relays: --pairs, and the rates it records. */
+class CopyHistoryTest {
+  static final long BLOCK = 256 * 1024;
+  static EmbeddedClusters clusters;
+
+  @TempDir Path temporary;
+
+  @BeforeAll
+  static void startClusters() throws IOException {
+    clusters = EmbeddedClusters.start(2, BLOCK);
+    // Through the opener, so that the cached FileSystem the copy gets compares COMPOSITE_CRC.
+    DemoDataset.write(FileSystemOpener.of(new Configuration()).open(clusters.sourceUri("/")),
+        new org.apache.hadoop.fs.Path("/data"), BLOCK, 5, 4, 7);
+  }
+
+  @AfterAll
+  static void stopClusters() {
+    if (clusters != null) {
+      clusters.close();
+    }
+  }
+
+  record Run(int exitCode, String out, String err) {
+    JsonNode json() throws IOException {
+      return new ObjectMapper().readTree(out);
+    }
+  }
+
+  static Run copy(String target, String... more) {
+    List<String> arguments = new ArrayList<>(List.of("copy",
+        clusters.sourceUri("/data").toString(), clusters.destinationUri(target).toString(),
+        "--no-progress", "--json"));
+    arguments.addAll(List.of(more));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
+        new PrintWriter(out, true), new PrintWriter(err, true))
+        .execute(arguments.toArray(String[]::new));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void pairsAutoStartsThePlannersChoiceAndTheCopyRecordsWhatItSaw() throws Exception {
+    Path history = temporary.resolve("history.json");
+    Run run = copy("/auto", "--pairs", "auto", "--history", history.toString(),
+        "-D", "relaycp.copy.max-auto-pairs=2");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    JsonNode summary = run.json();
+    int pairs = summary.get("plan").get("pairs").asInt();
+    assertThat(pairs).isBetween(1, 2);
+    assertThat(summary.get("plan").get("reason").asText()).isNotBlank();
+    assertThat(summary.get("plan").get("notes").toString())
+        .contains("source: 2 datanode(s), from the NameNode's datanode report")
+        .contains("local relays' rate 15.00 MiB/s: not measured");
+    assertThat(summary.get("routes").asInt()).isEqualTo(pairs);
+    assertThat(summary.get("routeRates")).hasSize(pairs);
+    assertThat(summary.get("verified").asBoolean()).isTrue();
+    ThroughputHistory recorded = ThroughputHistoryFile.load(history);
+    assertThat(recorded.estimates().keySet()).containsExactly("node/127.0.0.1/external");
+    assertThat(recorded.rate("node/127.0.0.1/external").orElseThrow().bytesPerSecond())
+        .isPositive();
+
+    // The next auto copy plans with what this one measured.
+    Run again = copy("/auto-again", "--pairs", "auto", "--history", history.toString(),
+        "-D", "relaycp.copy.max-auto-pairs=1");
+    assertThat(again.exitCode()).as(again.err()).isZero();
+    assertThat(again.json().get("plan").get("notes").toString())
+        .contains("local relays' rate")
+        .contains("measured (throughput history of 127.0.0.1)");
+    assertThat(ThroughputHistoryFile.load(history).estimate("node/127.0.0.1/external")
+        .orElseThrow().samples()).isEqualTo(2);
+  }
+
+  @Test
+  void fixedPairsAndTheHistoryFileProperty() throws Exception {
+    Path history = temporary.resolve("from-property.json");
+    Run run = copy("/fixed", "--pairs", "2", "-D", "relaycp.history.file=" + history);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.json().get("routes").asInt()).isEqualTo(2);
+    assertThat(run.json().has("plan")).isFalse();
+    assertThat(ThroughputHistoryFile.load(history).estimates()).isNotEmpty();
+  }
+
+  @Test
+  void noHistoryRecordsNothing() throws Exception {
+    Path history = temporary.resolve("history.json");
+    Run flag = copy("/quiet", "--local-relays", "1", "--history", history.toString(),
+        "--no-history");
+    Run property = copy("/quiet-too", "--local-relays", "1", "--history", history.toString(),
+        "-D", "relaycp.history.enabled=false");
+
+    assertThat(flag.exitCode()).as(flag.err()).isZero();
+    assertThat(property.exitCode()).as(property.err()).isZero();
+    assertThat(Files.exists(history)).isFalse();
+  }
+
+  @Test
+  void aHistoryThatCannotBeWrittenDoesNotFailTheCopy() throws Exception {
+    Path notADirectory = Files.writeString(temporary.resolve("plain-file"), "x");
+    Path history = notADirectory.resolve("history.json");
+    Run run = copy("/unrecorded", "--local-relays", "1", "--history", history.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.json().get("verified").asBoolean()).isTrue();
+    assertThat(run.err()).contains("relaycp: warning: could not record the measured throughputs in "
+        + history);
+  }
+}

@@ -1,0 +1,239 @@
+package dev.relaycp.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.relaycp.error.ErrorCategory;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.plan.DataRate;
+import dev.relaycp.plan.MachineType;
+import dev.relaycp.plan.RelayCatalog;
+import dev.relaycp.plan.ThroughputHistory;
+import dev.relaycp.plan.ThroughputHistoryFile;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class PlanCommandTest {
+  @TempDir Path temporary;
+
+  /** Output and exit code of one run; user errors exit 3 as the real exception mapper does. */
+  private record Run(int exitCode, String output) {}
+
+  private Run run(String... arguments) {
+    StringWriter text = new StringWriter();
+    PrintWriter writer = new PrintWriter(text);
+    CommandLine commandLine =
+        new CommandLine(new PlanCommand())
+            .setOut(writer)
+            .setErr(writer)
+            .setExecutionExceptionHandler(
+                (exception, command, parseResult) -> {
+                  if (exception instanceof RelayCpException relayCp
+                      && relayCp.code().category() == ErrorCategory.USER) {
+                    command.getErr().println("relaycp: " + exception.getMessage());
+                    return 3;
+                  }
+                  throw exception;
+                });
+    List<String> withHistory = new ArrayList<>(List.of(arguments));
+    withHistory.add("--history=" + temporary.resolve("history.json"));
+    int exitCode = commandLine.execute(withHistory.toArray(String[]::new));
+    writer.flush();
+    return new Run(exitCode, text.toString());
+  }
+
+  private static JsonNode json(Run run) throws Exception {
+    return new ObjectMapper().readTree(run.output());
+  }
+
+  @Test
+  void thesisWhatIfPrintsEquation34AgainstTheSequentialCopy() throws Exception {
+    Run run =
+        run("--what-if", "--model", "thesis", "--size", "8GiB", "--boot-seconds", "90",
+            "--internal", "90MiB/s", "--external", "15MiB/s", "--pairs", "0-8", "--json");
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    JsonNode plan = json(run);
+    assertThat(plan.get("model").asText()).isEqualTo("thesis");
+    JsonNode rows = plan.get("rows");
+    assertThat(rows).hasSize(9);
+    assertThat(rows.get(0).get("pairs").asInt()).isZero();
+    assertThat(rows.get(0).get("seconds").asDouble()).isEqualTo(546.1);
+    assertThat(rows.get(0).get("dollars").asDouble()).isEqualTo(0.16);
+    assertThat(rows.get(0).get("speedupVsSequential").asDouble()).isEqualTo(1.0);
+    assertThat(rows.get(4).get("pairs").asInt()).isEqualTo(4);
+    assertThat(rows.get(4).get("seconds").asDouble()).isEqualTo(408.6);
+    assertThat(rows.get(4).get("speedupVsSequential").asDouble()).isEqualTo(1.337);
+    assertThat(rows.get(4).get("dollars").asDouble()).isEqualTo(0.2021);
+    assertThat(rows.get(1).get("seconds").asDouble()).isEqualTo(818.2);
+    assertThat(rows.get(8).get("seconds").asDouble()).isEqualTo(340.3);
+    assertThat(rows.get(4).get("speedupVsDistcp").asDouble())
+        .isCloseTo(plan.get("distcpSeconds").asDouble() / 408.578, within(0.002));
+    assertThat(plan.get("sequentialSeconds").asDouble()).isEqualTo(546.1);
+    assertThat(plan.get("chosen").get("pairs").asInt()).isEqualTo(5);
+    assertThat(plan.get("chosen").get("reason").asText()).startsWith("balanced: p = 5");
+    assertThat(plan.get("pretest").get("pays").asBoolean()).isFalse();
+  }
+
+  @Test
+  void decimalAndBinaryUnitsDiffer() throws Exception {
+    // 8 GB = 8e9 bytes = 7629.4 MiB; at 15 MB/s (15e6 B/s) that is 533.3 s.
+    Run run =
+        run("--what-if", "--model", "thesis", "--size", "8GB", "--external", "15MB/s", "--pairs", "0", "--json");
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(json(run).get("rows").get(0).get("seconds").asDouble()).isEqualTo(533.3);
+  }
+
+  @Test
+  void tableMarksTheChosenRowAndSaysWhy() {
+    Run run =
+        run("--what-if", "--model", "thesis", "--size", "8GiB", "--pairs", "0-8", "--objective",
+            "fastest", "--budget", "0.20");
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.output())
+        .contains("pairs  VM type")
+        .containsPattern("\\*\\s+3  what-if\\s+6\\s+454\\.1\\s+0\\.1951")
+        .contains("chosen: p = 3 (fastest within $0.2000: p = 3 takes 454.1 s for $0.1951)")
+        .contains("pre-testing does not pay");
+  }
+
+  @Test
+  void relaycpModelIsTheDefaultAndUsesTheCatalogType() throws Exception {
+    Run run =
+        run("--what-if", "--size", "8GiB", "--files", "64", "--source-nodes", "2",
+            "--destination-nodes", "2", "--vm-type", "t2.micro", "--json");
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    JsonNode plan = json(run);
+    assertThat(plan.get("model").asText()).isEqualTo("relaycp");
+    assertThat(plan.get("machine").get("vmType").asText()).isEqualTo("t2.micro");
+    assertThat(plan.get("rows").get(2).get("vmType").asText()).isEqualTo("t2.micro");
+    // Two datanodes at 15 MiB/s move 8 GiB in 273 s plus overheads; relays only help.
+    double none = plan.get("rows").get(0).get("seconds").asDouble();
+    assertThat(none).isBetween(273.0, 280.0);
+    assertThat(plan.get("rows").get(4).get("seconds").asDouble()).isLessThan(none);
+    assertThat(plan.get("notes").get(0).asText()).contains("from the catalog").contains("Table 5.4");
+  }
+
+  @Test
+  void measuredHistoryReplacesCatalogFigures() throws Exception {
+    RelayCatalog catalog = RelayCatalog.load(Path.of("..", "conf", RelayCatalog.FILE_NAME));
+    MachineType micro = catalog.find("aws/t2.micro");
+    ThroughputHistoryFile.record(
+        temporary.resolve("history.json"),
+        ThroughputHistory.machineKey(micro, ThroughputHistory.Direction.EXTERNAL),
+        DataRate.ofMebibytesPerSecond(20),
+        Instant.parse("2024-01-01T00:00:00Z"));
+    Run run = run("--what-if", "--size", "8GiB", "--vm-type", "aws/t2.micro", "--json");
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    JsonNode plan = json(run);
+    assertThat(plan.get("machine").get("externalMebibytesPerSecond").asDouble()).isEqualTo(20.0);
+    assertThat(plan.get("notes").get(0).asText()).contains("measured").contains("WAN 20.00 MiB/s");
+  }
+
+  @Test
+  void histogramOfFewHugeAndManySmallFiles() throws Exception {
+    Run run =
+        run("--what-if", "--model", "distcp", "--file-sizes", "2x4GiB,1000x1MiB", "--pairs", "0-2", "--json");
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(json(run).get("rows")).hasSize(3);
+  }
+
+  @Test
+  void helpNamesDecimalAndBinaryUnits() {
+    Run run = run("--help");
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.output()).contains("powers of 1000").contains("powers of 1024").contains("--what-if");
+  }
+
+  @Test
+  void zeroOrNegativeThroughputIsAUserError() {
+    Run zero = run("--what-if", "--size", "8GiB", "--external", "0MiB/s");
+    assertThat(zero.exitCode()).isEqualTo(3);
+    assertThat(zero.output()).contains("throughput '0MiB/s' is not positive; give a rate above 0");
+    Run negative = run("--what-if", "--size", "8GiB", "--internal", "-90MiB/s");
+    assertThat(negative.exitCode()).isEqualTo(3);
+    assertThat(negative.output()).contains("throughput '-90MiB/s' is not positive");
+  }
+
+  @Test
+  void measuredOverheadsChangeTheModelsTheyBelongTo() throws Exception {
+    String[] smallFiles = {"--what-if", "--json", "--file-sizes", "5000x64KiB", "--pairs", "0",
+        "--source-nodes", "3", "--destination-nodes", "3", "--external", "5MB/s"};
+    double relaycp = seconds(run(smallFiles));
+    double slowerVerification =
+        seconds(run(concat(smallFiles, "--relaycp-verify-seconds", "0.011")));
+    // 5000 files, 10 ms more each: 50 s more, after the data.
+    assertThat(slowerVerification - relaycp).isCloseTo(50, org.assertj.core.api.Assertions.within(1e-6));
+    String[] distcp = concat(smallFiles, "--model", "distcp", "--distcp-maps", "6",
+        "--distcp-slots-per-node", "2", "--distcp-file-seconds", "0.3");
+    assertThat(seconds(run(concat(distcp, "--distcp-concurrent-files", "3"))))
+        .isGreaterThan(seconds(run(distcp)) + 200);
+    Run bad = run(concat(distcp, "--distcp-concurrent-files", "0.5"));
+    assertThat(bad.exitCode()).isEqualTo(3);
+    assertThat(bad.output()).contains("concurrent files 0.5 must be 1 or more, or 0 for no limit");
+  }
+
+  @Test
+  void spawnedRelaysThatPayMorePerFileCopySmallFilesSlower() throws Exception {
+    String[] smallFiles = {"--what-if", "--json", "--file-sizes", "5000x64KiB", "--pairs", "2",
+        "--source-nodes", "3", "--destination-nodes", "3", "--external", "5MB/s",
+        "--boot-seconds", "0", "--relaycp-file-seconds", "0.2", "--relaycp-concurrent-files", "8"};
+    assertThat(seconds(run(concat(smallFiles, "--relaycp-spawned-file-factor", "3"))))
+        .isGreaterThan(seconds(run(smallFiles)) + 10);
+    Run bad = run(concat(smallFiles, "--relaycp-spawned-file-factor", "0"));
+    assertThat(bad.exitCode()).isEqualTo(3);
+    assertThat(bad.output()).contains("spawned relays' file cost factor 0.0 must be a finite number above 0");
+  }
+
+  private static double seconds(Run run) throws Exception {
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    return json(run).get("rows").get(0).get("seconds").asDouble();
+  }
+
+  private static String[] concat(String[] first, String... more) {
+    String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+    System.arraycopy(more, 0, all, first.length, more.length);
+    return all;
+  }
+
+  @Test
+  void unknownVmTypeIsAUserError() {
+    Run run = run("--what-if", "--size", "8GiB", "--vm-type", "m9.huge");
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.output()).contains("unknown VM type 'm9.huge'; use one of aws/t2.micro");
+  }
+
+  @Test
+  void impossibleDeadlineIsAUserError() {
+    Run run =
+        run("--what-if", "--model", "thesis", "--size", "8GiB", "--objective", "cheapest",
+            "--deadline", "300");
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.output())
+        .contains("--deadline 300.0 s is impossible: the fastest row, p = 8, takes 340.3 s");
+  }
+
+  @Test
+  void budgetBelowEgressIsAUserError() {
+    Run run = run("--what-if", "--size", "8GiB", "--objective", "fastest", "--budget", "0.05");
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.output())
+        .contains("--budget $0.0500 is below the egress cost $0.1600 of moving 8.00 GiB; raise --budget");
+  }
+
+  @Test
+  void missingSizeAndLiveModeAreUserErrors() {
+    assertThat(run("--what-if").output()).contains("--what-if needs --size");
+    Run onlySource = run("hdfs://a/x");
+    assertThat(onlySource.exitCode()).isEqualTo(3);
+    assertThat(onlySource.output()).contains("give SRC and DST to plan a copy between live clusters");
+  }
+}

@@ -1,0 +1,316 @@
+package dev.relaycp.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.relaycp.testkit.DemoDataset;
+import dev.relaycp.testkit.EmbeddedClusters;
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.provision.LocalRelayProcesses;
+import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.RelayServer;
+import dev.relaycp.relay.RelaySettings;
+import dev.relaycp.relay.TransferSecret;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IOUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class CopyDriverTest {
+  static final long BLOCK = 256 * 1024;
+  static EmbeddedClusters clusters;
+  static RelayFixture relays;
+  static FileSystemOpener opener;
+  static FileSystem source;
+  static FileSystem destination;
+  static List<String> files;
+
+  @BeforeAll
+  static void startClusters() throws IOException {
+    clusters = EmbeddedClusters.start(2, BLOCK);
+    opener = FileSystemOpener.of(new Configuration());
+    relays = RelayFixture.start(2, new Configuration());
+    source = opener.open(clusters.sourceUri("/"));
+    destination = opener.open(clusters.destinationUri("/"));
+    files = DemoDataset.write(source, new Path("/data"), BLOCK, 40, 9, 42);
+  }
+
+  @AfterAll
+  static void stopClusters() {
+    if (relays != null) {
+      relays.close();
+    }
+    if (clusters != null) {
+      clusters.close();
+    }
+  }
+
+  CopyReport copy(String from, String to, boolean overwrite) {
+    return new CopyDriver(opener).copy(
+        CopySettings.of(clusters.sourceUri(from), clusters.destinationUri(to), overwrite),
+        relays.routes, relays.secret, TransferProgress.Listener.NONE);
+  }
+
+  @Test
+  void copiesEveryCaseByteForByteWithAttributes() throws IOException {
+    CopyReport report = copy("/data", "/copy", false);
+
+    assertThat(report.files()).isEqualTo(files.size());
+    assertThat(report.allVerified()).isTrue();
+    assertThat(report.verification()).hasSize(files.size());
+    assertThat(report.chunks()).isGreaterThan(files.size());
+    assertThat(report.phaseSeconds()).containsOnlyKeys(
+        "listing", "copying", "completing", "verifying", "committing");
+    // Each phase is rounded to the millisecond.
+    assertThat(report.phaseSeconds().values().stream().mapToDouble(Double::doubleValue).sum())
+        .isLessThanOrEqualTo(report.seconds() + 0.005);
+    assertThat(report.routeResults()).extracting(RouteResult::routeId).containsExactly(0, 1);
+    assertThat(report.routeResults().stream().mapToLong(RouteResult::bytes).sum())
+        .isEqualTo(report.bytes());
+    assertThat(report.routeResults().stream().mapToInt(RouteResult::chunks).sum())
+        .isEqualTo(report.chunks() - report.chunksResent());
+    for (RouteResult route : report.routeResults()) {
+      assertThat(route.dropped()).isFalse();
+      if (route.bytes() > 0) {
+        assertThat(route.busySeconds()).isPositive().isLessThanOrEqualTo(report.seconds());
+      }
+    }
+    for (String file : files) {
+      Path from = new Path("/data", file);
+      Path to = new Path("/copy", file);
+      assertThat(read(destination, to)).as(file).isEqualTo(read(source, from));
+      FileStatus original = source.getFileStatus(from);
+      FileStatus copied = destination.getFileStatus(to);
+      assertThat(copied.getPermission()).as(file).isEqualTo(original.getPermission());
+      assertThat(copied.getModificationTime()).as(file).isEqualTo(original.getModificationTime());
+      assertThat(copied.getReplication()).as(file).isEqualTo(original.getReplication());
+      assertThat(copied.getOwner()).as(file).isEqualTo(original.getOwner());
+      assertThat(destination.getFileChecksum(to)).as(file)
+          .isEqualTo(source.getFileChecksum(from));
+    }
+    assertThat(destination.getFileStatus(new Path("/copy/empty dir")).isDirectory()).isTrue();
+    assertThat(destination.getFileStatus(new Path("/copy", DemoDataset.MULTI_BLOCK)).getLen())
+        .isEqualTo(9 * BLOCK + 12_345);
+    assertNoStaging();
+  }
+
+  @Test
+  void existingTargetWithoutOverwriteNamesTheFileAndChangesNothing() throws IOException {
+    destination.mkdirs(new Path("/occupied/big"));
+    try (var out = destination.create(new Path("/occupied", DemoDataset.ONE_BLOCK))) {
+      out.write(new byte[] {1, 2, 3});
+    }
+
+    assertThatThrownBy(() -> copy("/data", "/occupied", false))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("one-block.bin exists; pass --overwrite")
+        .satisfies(e -> assertThat(((RelayCpException) e).code()).isEqualTo(ErrorCode.TARGET_EXISTS));
+    assertThat(destination.getFileStatus(new Path("/occupied", DemoDataset.ONE_BLOCK)).getLen())
+        .isEqualTo(3);
+    assertThat(destination.exists(new Path("/occupied", DemoDataset.EMPTY))).isFalse();
+
+    CopyReport report = copy("/data", "/occupied", true);
+    assertThat(report.allVerified()).isTrue();
+    assertThat(destination.getFileStatus(new Path("/occupied", DemoDataset.ONE_BLOCK)).getLen())
+        .isEqualTo(BLOCK);
+    assertNoStaging();
+  }
+
+  @Test
+  void missingSourceIsAUserErrorAndCreatesNothing() throws IOException {
+    assertThatThrownBy(() -> copy("/no/such/dir", "/never", false))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("does not exist")
+        .satisfies(e -> assertThat(((RelayCpException) e).code())
+            .isEqualTo(ErrorCode.SOURCE_NOT_FOUND));
+    assertThat(destination.exists(new Path("/never"))).isFalse();
+    assertNoStaging();
+  }
+
+  @Test
+  void singleFileOntoAnExistingDirectoryLandsInside() throws IOException {
+    destination.mkdirs(new Path("/single"));
+    CopyReport report = copy("/data/" + DemoDataset.MULTI_BLOCK, "/single", false);
+    assertThat(report.files()).isEqualTo(1);
+    assertThat(read(destination, new Path("/single/multi-block.bin")))
+        .isEqualTo(read(source, new Path("/data", DemoDataset.MULTI_BLOCK)));
+  }
+
+  @Test
+  void corruptedFrameIsDetectedAndTheChunkResent() throws IOException {
+    RelayServer writer = relays.servers.get(1);
+    long corruptBefore = writer.counters().corruptFrames();
+    try (CorruptingProxy proxy = new CorruptingProxy(writer.localAddress().getPort(), 200_000)) {
+      Route damaged = new Route(0, relays.routes.get(0).reader(),
+          RelayAddress.of("127.0.0.1", proxy.port()));
+      CopyReport report = new CopyDriver(opener).copy(
+          CopySettings.of(clusters.sourceUri("/data/big"), clusters.destinationUri("/corrupt"),
+              false),
+          List.of(damaged), relays.secret, TransferProgress.Listener.NONE);
+
+      assertThat(report.allVerified()).isTrue();
+      assertThat(report.chunksResent()).isGreaterThanOrEqualTo(1);
+      assertThat(writer.counters().corruptFrames()).isGreaterThan(corruptBefore);
+      assertThat(read(destination, new Path("/corrupt/multi-block.bin")))
+          .isEqualTo(read(source, new Path("/data", DemoDataset.MULTI_BLOCK)));
+    }
+  }
+
+  @Test
+  void wrongSecretIsRefusedAndNothingIsWritten() throws IOException {
+    RelayServer reader = relays.servers.get(0);
+    long rejectedBefore = reader.counters().connectionsRejected();
+
+    assertThatThrownBy(() -> new CopyDriver(opener).copy(
+            CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/refused"), false),
+            relays.routes.subList(0, 1), TransferSecret.generate(), TransferProgress.Listener.NONE))
+        .isInstanceOf(RelayCpException.class)
+        .satisfies(e -> assertThat(((RelayCpException) e).code())
+            .isEqualTo(ErrorCode.NO_ROUTES_LEFT));
+    assertThat(reader.counters().connectionsRejected()).isGreaterThan(rejectedBefore);
+    assertThat(destination.exists(new Path("/refused"))).isFalse();
+    assertNoStaging();
+  }
+
+  @Test
+  void unauthenticatedRequestIsClosedWithoutReachingAFileSystem() throws Exception {
+    RelayServer reader = relays.servers.get(0);
+    long rejectedBefore = reader.counters().connectionsRejected();
+    long readBefore = reader.counters().chunksRead();
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1",
+        reader.localAddress().getPort())) {
+      socket.setSoTimeout(15_000);
+      // A SEND_CHUNK-typed frame without the handshake's proof first.
+      byte[] junk = new byte[64];
+      java.nio.ByteBuffer frame = java.nio.ByteBuffer.allocate(4 + 1 + junk.length + 4);
+      frame.putInt(1 + junk.length + 4).put((byte) 10).put(junk).putInt(0);
+      socket.getOutputStream().write(frame.array());
+      InputStream in = socket.getInputStream();
+      while (in.read() >= 0) {
+        // Drain the challenge until the relay closes the connection.
+      }
+    }
+    assertThat(reader.counters().connectionsRejected()).isGreaterThan(rejectedBefore);
+    assertThat(reader.counters().chunksRead()).isEqualTo(readBefore);
+  }
+
+  @Test
+  void relayKilledMidCopyLeavesACompleteVerifiedCopy() throws Exception {
+    java.nio.file.Path secretFile = java.nio.file.Files.createTempFile("secret", "");
+    TransferSecret secret = TransferSecret.generate();
+    secret.writeTo(secretFile);
+    // Each relay sends at most 1 MB/s, so the copy lasts long enough to lose a relay in it.
+    try (LocalRelayProcesses local = LocalRelayProcesses.start(2, secretFile,
+        java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000"), List.of())) {
+      java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+      TransferProgress.Listener killer = progress -> {
+        if (progress.chunksDone() >= 2 && killed.compareAndSet(false, true)) {
+          local.processes().get(1).destroyForcibly();
+        }
+      };
+      CopyReport report = new CopyDriver(opener).copy(
+          CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/survived"), false),
+          local.routes(), secret, killer);
+
+      assertThat(killed).isTrue();
+      assertThat(report.routesDropped()).isEqualTo(1);
+      assertThat(report.routeResults()).filteredOn(RouteResult::dropped).hasSize(1);
+      assertThat(report.routeResults().stream().mapToLong(RouteResult::bytes).sum())
+          .isEqualTo(report.bytes());
+      assertThat(report.allVerified()).isTrue();
+      for (String file : files) {
+        assertThat(read(destination, new Path("/survived", file))).as(file)
+            .isEqualTo(read(source, new Path("/data", file)));
+      }
+      assertNoStaging();
+    } finally {
+      java.nio.file.Files.deleteIfExists(secretFile);
+    }
+  }
+
+  @Test
+  void aRouteWhoseRelaysStartLateStillFindsChunksToSend() throws Exception {
+    // Six chunks of one block each. The first route sends one chunk at a time, slowly; the
+    // second route's relays start a second and a half into the copy, as spawned VMs boot.
+    for (int file = 0; file < 2; file++) {
+      try (var out = source.createFile(new Path("/late/f" + file)).recursive()
+          .blockSize(BLOCK).build()) {
+        out.write(new byte[(int) (3 * BLOCK)]);
+      }
+    }
+    TransferSecret secret = relays.secret;
+    RelayServer slowReader = RelayServer.start(
+        RelaySettings.of("127.0.0.1", 0, secret, new Configuration())
+            .withBytesPerSecondLimit(200_000));
+    RelayServer slowWriter = RelayServer.start(
+        RelaySettings.of("127.0.0.1", 0, secret, new Configuration()));
+    int lateReaderPort = freePort();
+    int lateWriterPort = freePort();
+    List<RelayServer> late = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Thread booting = new Thread(() -> {
+      try {
+        Thread.sleep(1_500);
+        late.add(RelayServer.start(
+            RelaySettings.of("127.0.0.1", lateReaderPort, secret, new Configuration())));
+        late.add(RelayServer.start(
+            RelaySettings.of("127.0.0.1", lateWriterPort, secret, new Configuration())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    try {
+      booting.start();
+      List<Route> routes = List.of(
+          new Route(0, RelayFixture.address(slowReader), RelayFixture.address(slowWriter)),
+          new Route(1, RelayAddress.of("127.0.0.1", lateReaderPort),
+              RelayAddress.of("127.0.0.1", lateWriterPort)));
+      CopySettings settings = new CopySettings(clusters.sourceUri("/late"),
+          clusters.destinationUri("/late-copy"), false, 1, 8, BLOCK, 8, 8, 60);
+
+      CopyReport report = new CopyDriver(opener).copy(settings, routes, secret,
+          TransferProgress.Listener.NONE);
+
+      assertThat(report.allVerified()).isTrue();
+      assertThat(late).hasSize(2);
+      assertThat(late.get(0).counters().chunksRead())
+          .as("chunks sent by the route that joined late").isGreaterThan(0);
+      assertThat(slowReader.counters().chunksRead() + late.get(0).counters().chunksRead())
+          .isGreaterThanOrEqualTo(6);
+      assertNoStaging();
+    } finally {
+      booting.join();
+      slowReader.close();
+      slowWriter.close();
+      late.forEach(RelayServer::close);
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  static void assertNoStaging() throws IOException {
+    FileStatus[] top = destination.listStatus(new Path("/"));
+    assertThat(Arrays.stream(top).map(status -> status.getPath().getName()))
+        .noneMatch(name -> name.startsWith(".relaycp-staging"));
+  }
+
+  static byte[] read(FileSystem fileSystem, Path path) throws IOException {
+    try (InputStream in = fileSystem.open(path)) {
+      return IOUtils.readFullyToByteArray(new java.io.DataInputStream(in));
+    }
+  }
+}
