@@ -1,5 +1,9 @@
 package dev.relaycp.transfer;
 
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
 /**
  * A byte range of one source file, aligned to the file's blocks.
  *
@@ -7,11 +11,20 @@ package dev.relaycp.transfer;
  * @param fileIndex the file's index in the source tree
  * @param indexInFile 0 for the first chunk of the file
  * @param chunksInFile how many chunks the file has
+ * @param localHosts the datanodes holding the most of the chunk's bytes (for a chunk of one
+ *     block, its replicas), as {@link HostAddresses#normalize} names them; empty if unknown
  */
-public record Chunk(
-    int id, int fileIndex, int indexInFile, int chunksInFile, long offset, long length) {
+public record Chunk(int id, int fileIndex, int indexInFile, int chunksInFile, long offset,
+    long length, List<String> localHosts) {
+
+  /** A chunk whose blocks' places are not known. */
+  public Chunk(int id, int fileIndex, int indexInFile, int chunksInFile, long offset,
+      long length) {
+    this(id, fileIndex, indexInFile, chunksInFile, offset, length, List.of());
+  }
 
   public Chunk {
+    localHosts = List.copyOf(requireNonNull(localHosts, "localHosts is null"));
     if (id < 0 || fileIndex < 0 || indexInFile < 0 || indexInFile >= chunksInFile) {
       throw new IllegalArgumentException("bad chunk numbering: id " + id + ", file " + fileIndex
           + ", chunk " + indexInFile + " of " + chunksInFile);

@@ -6,6 +6,8 @@ import dev.relaycp.error.RelayCpException;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -15,30 +17,179 @@ import java.util.concurrent.locks.ReentrantLock;
  * takes more chunks. A chunk whose route failed goes back to the front, to be taken by
  * another route. The queue knows how many chunks are not yet done, so waiting routes learn
  * when there is nothing left, and the driver learns when the copy is complete or has failed.
+ *
+ * <p>Locality: {@link #take(String)} gives a reader relay the chunks whose blocks its host
+ * holds first, so they are read from local disk. A reader with no local work left takes,
+ * in order, chunks of a host that has no reader (nobody reads those locally) or of no known
+ * host, then chunks from the host with the most chunks waiting (the longest backlog). Each
+ * chunk waits
+ * in the global queue and in a queue per host that holds it; a chunk taken through one queue
+ * is skipped in the others when they reach it.
  */
 public final class ChunkQueue {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final Deque<Chunk> waiting = new ArrayDeque<>();
+  private final Deque<Chunk> global = new ArrayDeque<>();
+  private final Map<String, Deque<Chunk>> byHost = new HashMap<>();
+  /** Chunks whose place is not known (no block locations). */
+  private final Deque<Chunk> unplaced = new ArrayDeque<>();
+  /** Per host, how many of the chunks in its queue still wait (its queue may hold taken ones). */
+  private final Map<String, Integer> waitingByHost = new HashMap<>();
+  private final Map<String, Integer> readerHosts = new HashMap<>();
+  private final boolean[] queued;
+  private int waiting;
   private int unfinished;
   private RelayCpException failure;
 
   public ChunkQueue(Collection<Chunk> chunks) {
-    waiting.addAll(requireNonNull(chunks, "chunks is null"));
+    requireNonNull(chunks, "chunks is null");
+    int largestId = chunks.stream().mapToInt(Chunk::id).max().orElse(-1);
+    queued = new boolean[largestId + 1];
+    for (Chunk chunk : chunks) {
+      enqueue(chunk, false);
+    }
     unfinished = chunks.size();
+  }
+
+  private void enqueue(Chunk chunk, boolean front) {
+    if (queued[chunk.id()]) {
+      return;
+    }
+    queued[chunk.id()] = true;
+    waiting++;
+    if (front) {
+      global.addFirst(chunk);
+    } else {
+      global.addLast(chunk);
+    }
+    for (String host : chunk.localHosts()) {
+      Deque<Chunk> queue = byHost.computeIfAbsent(host, any -> new ArrayDeque<>());
+      if (front) {
+        queue.addFirst(chunk);
+      } else {
+        queue.addLast(chunk);
+      }
+      waitingByHost.merge(host, 1, Integer::sum);
+    }
+    if (chunk.localHosts().isEmpty()) {
+      if (front) {
+        unplaced.addFirst(chunk);
+      } else {
+        unplaced.addLast(chunk);
+      }
+    }
+  }
+
+  /** Marks a waiting chunk taken; it stays in the other queues until they reach it. */
+  private Chunk dequeued(Chunk chunk) {
+    queued[chunk.id()] = false;
+    waiting--;
+    for (String host : chunk.localHosts()) {
+      waitingByHost.merge(host, -1, Integer::sum);
+    }
+    return chunk;
+  }
+
+  /** The first chunk of {@code queue} still waiting, taken; null if none. */
+  private Chunk pollWaiting(Deque<Chunk> queue) {
+    while (queue != null && !queue.isEmpty()) {
+      Chunk chunk = queue.poll();
+      if (queued[chunk.id()]) {
+        return dequeued(chunk);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A waiting chunk held by a host with no reader, or held nowhere known; null if none. In
+   * the number of hosts, not of chunks.
+   */
+  private Chunk pollOrphan() {
+    for (Map.Entry<String, Deque<Chunk>> host : byHost.entrySet()) {
+      if (!readerHosts.containsKey(host.getKey())
+          && waitingByHost.getOrDefault(host.getKey(), 0) > 0) {
+        Chunk chunk = pollWaiting(host.getValue());
+        if (chunk != null) {
+          return chunk;
+        }
+      }
+    }
+    return pollWaiting(unplaced);
+  }
+
+  /** The next chunk for a reader on {@code readerHost}; null if none waits. */
+  private Chunk next(String readerHost) {
+    if (readerHost != null) {
+      Chunk local = pollWaiting(byHost.get(readerHost));
+      if (local != null) {
+        return local;
+      }
+      if (!readerHosts.isEmpty()) {
+        Chunk orphan = pollOrphan();
+        if (orphan != null) {
+          return orphan;
+        }
+        String longest = null;
+        for (Map.Entry<String, Integer> host : waitingByHost.entrySet()) {
+          if (host.getValue() > 0
+              && (longest == null || host.getValue() > waitingByHost.get(longest))) {
+            longest = host.getKey();
+          }
+        }
+        if (longest != null) {
+          return pollWaiting(byHost.get(longest));
+        }
+      }
+    }
+    return pollWaiting(global);
   }
 
   /**
    * The next chunk to send, waiting while every unfinished chunk is in flight; null once all
-   * chunks are done or the copy has failed.
+   * chunks are done or the copy has failed. No preference of place: {@code take(null)}.
    */
   public Chunk take() throws InterruptedException {
+    return take(null);
+  }
+
+  /**
+   * As {@link #take()}, for a reader relay on {@code readerHost} (as {@link
+   * HostAddresses#normalize} names it; null for no preference): a chunk local to it if one
+   * waits, else one nobody reads locally, else one from the longest backlog.
+   */
+  public Chunk take(String readerHost) throws InterruptedException {
     lock.lock();
     try {
-      while (waiting.isEmpty() && unfinished > 0 && failure == null) {
+      while (waiting == 0 && unfinished > 0 && failure == null) {
         changed.await();
       }
-      return failure != null || waiting.isEmpty() ? null : waiting.poll();
+      return failure != null || waiting == 0 ? null : next(readerHost);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * A reader relay on {@code host} takes chunks from now on; counted, so two readers on one
+   * host need two removals.
+   */
+  public void addReaderHost(String host) {
+    requireNonNull(host, "host is null");
+    lock.lock();
+    try {
+      readerHosts.merge(host, 1, Integer::sum);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A reader relay on {@code host} takes no more chunks (its route ended). */
+  public void removeReaderHost(String host) {
+    requireNonNull(host, "host is null");
+    lock.lock();
+    try {
+      readerHosts.computeIfPresent(host, (any, count) -> count > 1 ? count - 1 : null);
     } finally {
       lock.unlock();
     }
@@ -61,7 +212,7 @@ public final class ChunkQueue {
     requireNonNull(chunk, "chunk is null");
     lock.lock();
     try {
-      waiting.addFirst(chunk);
+      enqueue(chunk, true);
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -110,7 +261,7 @@ public final class ChunkQueue {
   public int waiting() {
     lock.lock();
     try {
-      return waiting.size();
+      return waiting;
     } finally {
       lock.unlock();
     }

@@ -1,7 +1,9 @@
 package dev.relaycp.transfer;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Cuts files into chunks of {@code blocksPerChunk} source blocks. Boundaries fall on source
@@ -29,10 +31,34 @@ public final class Chunker {
       int count = (int) ((length + chunkBytes - 1) / chunkBytes);
       for (int index = 0; index < count; index++) {
         long offset = index * chunkBytes;
-        chunks.add(new Chunk(chunks.size(), fileIndex, index, count, offset,
-            Math.min(chunkBytes, length - offset)));
+        long chunkLength = Math.min(chunkBytes, length - offset);
+        chunks.add(new Chunk(chunks.size(), fileIndex, index, count, offset, chunkLength,
+            localHosts(file.blocks(), offset, chunkLength)));
       }
     }
     return chunks;
+  }
+
+  /** The hosts holding the most bytes of [offset, offset + length), in a stable order. */
+  static List<String> localHosts(List<BlockPlacement> blocks, long offset, long length) {
+    Map<String, Long> bytes = new LinkedHashMap<>();
+    long end = offset + length;
+    for (BlockPlacement block : blocks) {
+      long overlap = Math.min(end, block.offset() + block.length())
+          - Math.max(offset, block.offset());
+      if (overlap > 0) {
+        for (String host : block.hosts()) {
+          bytes.merge(host, overlap, Long::sum);
+        }
+      }
+    }
+    long most = bytes.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    List<String> hosts = new ArrayList<>();
+    bytes.forEach((host, held) -> {
+      if (most > 0 && held == most) {
+        hosts.add(host);
+      }
+    });
+    return hosts;
   }
 }

@@ -2,7 +2,9 @@ package dev.relaycp.transfer;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The listed source: its directories (parents before children, the root's own relative path
@@ -18,6 +20,27 @@ public record SourceTree(
 
   public long totalBytes() {
     return files.stream().mapToLong(SourceFile::length).sum();
+  }
+
+  /**
+   * The datanodes holding the listing's bytes (each block counted on every replica's host),
+   * most bytes first, as {@link HostAddresses#normalize} names them; empty where the file
+   * system reports no block locations.
+   */
+  public List<String> hostsByBytes() {
+    Map<String, Long> bytes = new HashMap<>();
+    for (SourceFile file : files) {
+      for (BlockPlacement block : file.blocks()) {
+        for (String host : block.hosts()) {
+          bytes.merge(host, block.length(), Long::sum);
+        }
+      }
+    }
+    return bytes.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed()
+            .thenComparing(Map.Entry.comparingByKey()))
+        .map(Map.Entry::getKey)
+        .toList();
   }
 
   /** A directory of the source tree. */

@@ -236,4 +236,101 @@ class ChunkQueueTest {
     assertThat(queue.unfinished()).isZero();
     assertThat(queue.awaitCompletion(0, TimeUnit.SECONDS)).isTrue();
   }
+
+  private static Chunk placed(int id, String... hosts) {
+    return new Chunk(id, id, 0, 1, 0, 10, List.of(hosts));
+  }
+
+  private static List<Integer> takeAll(ChunkQueue queue, String host, int count)
+      throws InterruptedException {
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ids.add(queue.take(host).id());
+    }
+    return ids;
+  }
+
+  @Test
+  void aReaderGetsTheChunksItsHostHoldsFirst() throws InterruptedException {
+    ChunkQueue queue = new ChunkQueue(List.of(placed(0, "a"), placed(1, "b"), placed(2, "a", "b"),
+        placed(3, "b"), placed(4, "a")));
+    queue.addReaderHost("a");
+    queue.addReaderHost("b");
+
+    assertThat(takeAll(queue, "b", 3)).containsExactly(1, 2, 3);
+    assertThat(takeAll(queue, "a", 2)).containsExactly(0, 4);
+    assertThat(queue.waiting()).isZero();
+  }
+
+  @Test
+  void aRequeuedLocalChunkComesBackFirstToItsHost() throws InterruptedException {
+    ChunkQueue queue = new ChunkQueue(List.of(placed(0, "a"), placed(1, "a"), placed(2, "a")));
+    queue.addReaderHost("a");
+    Chunk first = queue.take("a");
+    queue.requeue(first);
+
+    assertThat(takeAll(queue, "a", 3)).containsExactly(0, 1, 2);
+  }
+
+  @Test
+  void aReaderWithNoLocalWorkTakesWhatNoReaderHoldsBeforeStealing() throws InterruptedException {
+    ChunkQueue queue = new ChunkQueue(List.of(placed(0, "a"), placed(1, "a"), placed(2, "c"),
+        placed(3), placed(4, "a")));
+    queue.addReaderHost("a");
+    queue.addReaderHost("b");
+
+    assertThat(takeAll(queue, "b", 3)).containsExactly(2, 3, 0);
+    assertThat(takeAll(queue, "a", 2)).containsExactly(1, 4);
+  }
+
+  @Test
+  void stealingTakesFromTheLongestBacklog() throws InterruptedException {
+    ChunkQueue queue = new ChunkQueue(List.of(placed(0, "a"), placed(1, "b"), placed(2, "b"),
+        placed(3, "b"), placed(4, "a")));
+    queue.addReaderHost("a");
+    queue.addReaderHost("b");
+    queue.addReaderHost("c");
+
+    assertThat(queue.take("c").id()).isEqualTo(1);
+    assertThat(queue.take("c").id()).isIn(0, 2);
+  }
+
+  @Test
+  void aHostWhoseReadersLeftHasOrphansAnyReaderTakesFirst() throws InterruptedException {
+    ChunkQueue queue = new ChunkQueue(List.of(placed(0, "a"), placed(1, "b"), placed(2, "b")));
+    queue.addReaderHost("a");
+    queue.addReaderHost("b");
+    queue.addReaderHost("b");
+    queue.removeReaderHost("b");
+    assertThat(queue.take("a").id()).isEqualTo(0);
+    assertThat(queue.take("a").id()).as("b still has a reader: steal its backlog").isEqualTo(1);
+
+    queue.removeReaderHost("b");
+    queue.addReaderHost("c");
+    assertThat(queue.take("c").id()).as("b has no reader left").isEqualTo(2);
+  }
+
+  @Test
+  void noPreferenceTakesInOrderAndEveryChunkOnce() throws InterruptedException {
+    ChunkQueue queue = new ChunkQueue(List.of(placed(0, "a"), placed(1, "b"), placed(2)));
+    queue.addReaderHost("a");
+    assertThat(queue.take("a").id()).isEqualTo(0);
+    assertThat(queue.take(null).id()).isEqualTo(1);
+    assertThat(queue.take()).isEqualTo(placed(2));
+    assertThat(queue.waiting()).isZero();
+  }
+
+  @Test
+  void aLocalReaderWaitsLikeAnyOtherAndEndsWithTheQueue() throws Exception {
+    ChunkQueue queue = new ChunkQueue(List.of(placed(0, "a")));
+    queue.addReaderHost("a");
+    Chunk chunk = queue.take("a");
+    Future<Chunk> waiting = executor.submit(() -> queue.take("a"));
+    Thread.sleep(100);
+    assertThat(waiting).isNotDone();
+
+    queue.done(chunk);
+
+    assertThat(waiting.get(WAIT_SECONDS, TimeUnit.SECONDS)).isNull();
+  }
 }

@@ -21,7 +21,7 @@ class ChunkerTest {
 
   private static SourceFile file(String name, long length, long blockSize) {
     return new SourceFile(name, URI.create("hdfs://nn:8020/src/" + name), length, blockSize,
-        (short) 3, ATTRIBUTES);
+        (short) 3, ATTRIBUTES, List.of());
   }
 
   private static List<Chunk> chunk(int blocksPerChunk, SourceFile... files) {
@@ -166,5 +166,27 @@ class ChunkerTest {
   @Test
   void blocksPerChunkBelowOneIsRejected() {
     assertThatThrownBy(() -> new Chunker(0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aChunkIsLocalToTheHostsHoldingMostOfItsBytes() {
+    List<BlockPlacement> blocks = List.of(
+        new BlockPlacement(0, BLOCK, List.of("10.0.0.1", "10.0.0.2")),
+        new BlockPlacement(BLOCK, BLOCK, List.of("10.0.0.2", "10.0.0.3")),
+        new BlockPlacement(2 * BLOCK, 10, List.of("10.0.0.3")));
+    SourceFile placed = new SourceFile("p", URI.create("hdfs://nn:8020/src/p"), 2 * BLOCK + 10,
+        BLOCK, (short) 2, ATTRIBUTES, blocks);
+
+    List<Chunk> oneBlock = chunk(1, placed);
+    assertThat(oneBlock).extracting(Chunk::localHosts).containsExactly(
+        List.of("10.0.0.1", "10.0.0.2"), List.of("10.0.0.2", "10.0.0.3"), List.of("10.0.0.3"));
+    List<Chunk> twoBlocks = chunk(2, placed);
+    assertThat(twoBlocks).extracting(Chunk::localHosts).containsExactly(
+        List.of("10.0.0.2"), List.of("10.0.0.3"));
+  }
+
+  @Test
+  void aFileWithoutPlacesHasChunksLocalNowhere() {
+    assertThat(chunk(1, file("f", 3 * BLOCK))).allMatch(chunk -> chunk.localHosts().isEmpty());
   }
 }
