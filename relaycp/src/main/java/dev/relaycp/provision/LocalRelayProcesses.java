@@ -171,6 +171,16 @@ public final class LocalRelayProcesses implements RelayProvisioner {
   }
 
   @Override
+  public String provisioner() {
+    return "local";
+  }
+
+  @Override
+  public Map<String, Integer> relaysStarted() {
+    return Map.of("src", routes.size(), "dst", routes.size());
+  }
+
+  @Override
   public void close() {
     processes.forEach(LocalRelayProcesses::stop);
   }

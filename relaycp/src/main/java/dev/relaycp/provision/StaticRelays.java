@@ -45,6 +45,11 @@ public final class StaticRelays implements RelayProvisioner {
   }
 
   @Override
+  public String provisioner() {
+    return "static";
+  }
+
+  @Override
   public void close() {
     // These relays belong to whoever started them.
   }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +33,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.hadoop.fs.BBPartHandle;
 import org.apache.hadoop.fs.BBUploadHandle;
 import org.apache.hadoop.fs.FileStatus;
@@ -43,10 +46,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one copy over the given routes: list, chunk, send every chunk over whichever route is
- * free, complete multipart files, verify every file against its source, and commit. Returns a
- * report only when every file verified; otherwise throws, having removed everything it staged.
- * Starting and stopping relays is the caller's business (see the provisioners).
+ * Runs one copy: list, chunk, start the relays for the listing, send every chunk over
+ * whichever route is free (preferring a reader relay on a datanode that holds the chunk's
+ * blocks), complete multipart files, verify every file against its source, and commit.
+ * Returns a report only when every file verified; otherwise throws, having removed everything
+ * it staged. Relays come from a {@link RouteSource} made for the listing, which the driver
+ * closes at the end whatever the outcome.
  */
 public final class CopyDriver {
   private static final Logger LOG = LoggerFactory.getLogger(CopyDriver.class);
@@ -57,16 +62,28 @@ public final class CopyDriver {
     this.opener = requireNonNull(opener, "opener is null");
   }
 
+  /** A copy over relays that already run. */
   public CopyReport copy(CopySettings settings, List<Route> routes, TransferSecret secret,
       TransferProgress.Listener progress) {
-    requireNonNull(settings, "settings is null");
     requireNonNull(routes, "routes is null");
-    requireNonNull(secret, "secret is null");
-    requireNonNull(progress, "progress is null");
     if (routes.isEmpty()) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "no relays to copy through; pass --relays host:port,... or --local-relays N");
     }
+    return copy(settings, tree -> RouteSource.fixed(routes), secret, progress);
+  }
+
+  /**
+   * A copy over the relays {@code relays} provides for the listing (it may place them by the
+   * listing's blocks); called once the targets are checked, so bad input starts no relay.
+   */
+  public CopyReport copy(CopySettings settings,
+      Function<SourceTree, ? extends RouteSource> relays, TransferSecret secret,
+      TransferProgress.Listener progress) {
+    requireNonNull(settings, "settings is null");
+    requireNonNull(relays, "relays is null");
+    requireNonNull(secret, "secret is null");
+    requireNonNull(progress, "progress is null");
     long started = System.nanoTime();
     FileSystem source = opener.open(settings.source());
     FileSystem destination = opener.open(settings.destination());
@@ -78,27 +95,52 @@ public final class CopyDriver {
 
     List<Chunk> chunks = new Chunker(settings.blocksPerChunk()).chunk(tree.files());
     String transferId = UUID.randomUUID().toString();
-    LOG.info("Transfer {}: {} files, {} bytes, {} chunks, {} routes", transferId,
-        tree.files().size(), tree.totalBytes(), chunks.size(), routes.size());
-    StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
-    Run run = new Run(settings, tree, chunks, staging, destination, progress, routes);
     PhaseClock phases = new PhaseClock(started);
     phases.end("listing");
+    try (RouteSource routeSource = relays.apply(tree)) {
+      List<Route> routes = routeSource.routes();
+      if (routes.isEmpty()) {
+        throw new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
+            "no relay route is ready; check that the relays run and can reach both clusters");
+      }
+      phases.end("relays");
+      LOG.info("Transfer {}: {} files, {} bytes, {} chunks, {} routes ({} relays)", transferId,
+          tree.files().size(), tree.totalBytes(), chunks.size(), routes.size(),
+          routeSource.provisioner());
+      return copy(settings, source, destination, tree, destinationRoot, committer, chunks,
+          transferId, routeSource, secret, progress, phases, started);
+    }
+  }
+
+  private CopyReport copy(CopySettings settings, FileSystem source, FileSystem destination,
+      SourceTree tree, Path destinationRoot, Committer committer, List<Chunk> chunks,
+      String transferId, RouteSource routeSource, TransferSecret secret,
+      TransferProgress.Listener progress, PhaseClock phases, long started) {
+    List<Route> routes = routeSource.routes();
+    StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
+    Run run = new Run(settings, tree, chunks, staging, destination, progress, routeSource);
     NioEventLoopGroup eventLoops =
         new NioEventLoopGroup(2, new DefaultThreadFactory("driver-io", true));
     ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
     try {
       run.startUploads();
       RelayConnector connector = RelayConnector.of(eventLoops, secret);
-      List<Future<?>> workers = new ArrayList<>();
-      for (Route route : routes) {
-        workers.add(pool.submit(new RouteWorker(route, connector, run.queue, run,
-            settings.chunksInFlightPerRoute(), settings.bytesInFlightPerRoute(), routes.size(),
-            settings.relayWaitSeconds())));
-      }
+      List<Future<?>> workers = new CopyOnWriteArrayList<>();
+      Consumer<Route> startWorker = route -> {
+        if (run.join(route)) {
+          workers.add(pool.submit(new RouteWorker(route, connector, run.queue, run,
+              settings.chunksInFlightPerRoute(), settings.bytesInFlightPerRoute(),
+              run::liveRoutes, settings.relayWaitSeconds())));
+        }
+      };
+      // Listening first: a route that joins meanwhile is started once (join() skips repeats).
+      routeSource.onJoin(startWorker);
+      routes.forEach(startWorker);
       while (!run.queue.awaitCompletion(500, TimeUnit.MILLISECONDS)) {
+        run.checkRoutesLeft();
         run.report("copying");
       }
+      run.stopJoining();
       awaitWorkers(workers);
       phases.end("copying");
       run.report("completing");
@@ -114,12 +156,14 @@ public final class CopyDriver {
       run.report("done");
       return new CopyReport(settings.source().toString(), destinationRoot.toString(),
           tree.totalBytes(), tree.files().size(), tree.directories().size(), seconds,
-          routes.size(), run.routesDropped.get(), chunks.size(), run.chunksResent.get(),
-          verification, run.routeResults(), phases.seconds());
+          run.routesTotal(), run.routesDropped.get(), chunks.size(), run.chunksResent.get(),
+          verification, run.routeResults(), phases.seconds(), routeSource.provisioner(),
+          routeSource.relaysStarted(), run.localReadFraction());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "the copy was interrupted", e);
     } finally {
+      run.stopJoining();
       run.queue.fail(new RelayCpException(ErrorCode.INTERRUPTED, "the copy has ended"));
       pool.shutdownNow();
       eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -197,26 +241,77 @@ public final class CopyDriver {
     private final AtomicInteger chunksDone = new AtomicInteger();
     private final AtomicInteger chunksResent = new AtomicInteger();
     private final AtomicInteger routesDropped = new AtomicInteger();
-    private final int routes;
-    /** Per route, filled before any worker starts; and for each chunk out, its route's. */
-    private final Map<Route, RouteCounters> routeCounters = new java.util.LinkedHashMap<>();
+    private final RouteSource routeSource;
+    /** Per route, in the order routes joined (guarded by itself); each chunk out, its route's. */
+    private final Map<Route, RouteCounters> routeCounters = new LinkedHashMap<>();
     private final Map<Integer, RouteCounters> chunkRoutes = new ConcurrentHashMap<>();
+    /** Each route's reader host, as block locations name hosts. */
+    private final Map<Route, String> readerHosts = new ConcurrentHashMap<>();
+    private final AtomicLong bytesReadLocally = new AtomicLong();
+    private boolean joining = true;
     private MultipartUploader uploader;
 
     Run(CopySettings settings, SourceTree tree, List<Chunk> chunks, StagingArea staging,
-        FileSystem destination, TransferProgress.Listener progress, List<Route> routes) {
+        FileSystem destination, TransferProgress.Listener progress, RouteSource routeSource) {
       this.settings = settings;
       this.tree = tree;
       this.chunks = chunks;
       this.staging = staging;
       this.destination = destination;
       this.progress = progress;
-      this.routes = routes.size();
-      for (Route route : routes) {
-        routeCounters.putIfAbsent(route, new RouteCounters(route, System::nanoTime));
-      }
+      this.routeSource = routeSource;
       this.queue = new ChunkQueue(chunks);
       this.sends = new AtomicIntegerArray(chunks.size());
+    }
+
+    /** Counts a route in; false if the copy no longer takes routes or has it already. */
+    boolean join(Route route) {
+      synchronized (routeCounters) {
+        if (!joining || routeCounters.containsKey(route)) {
+          return false;
+        }
+        routeCounters.put(route, new RouteCounters(route, System::nanoTime));
+      }
+      readerHosts.put(route, HostAddresses.normalize(route.reader().host()));
+      LOG.info("{} joined the copy", route);
+      report("copying");
+      return true;
+    }
+
+    /** Routes that join from now on are not used: the chunks are all sent, or the copy failed. */
+    void stopJoining() {
+      synchronized (routeCounters) {
+        joining = false;
+      }
+    }
+
+    int routesTotal() {
+      synchronized (routeCounters) {
+        return routeCounters.size();
+      }
+    }
+
+    int liveRoutes() {
+      return Math.max(0, routesTotal() - routesDropped.get());
+    }
+
+    /** Fails the copy when no route is left and none may join. */
+    void checkRoutesLeft() {
+      if (liveRoutes() == 0 && !routeSource.mayJoin()) {
+        queue.fail(new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
+            "every route failed and no relay can replace them; check that the relays run and"
+                + " can reach both clusters"));
+      }
+    }
+
+    /** The reader host of a route, as block locations name hosts. */
+    String readerHost(Route route) {
+      return readerHosts.get(route);
+    }
+
+    /** Bytes read by a relay on a datanode holding them, as a fraction of all bytes. */
+    double localReadFraction() {
+      return tree.totalBytes() == 0 ? 1.0 : (double) bytesReadLocally.get() / tree.totalBytes();
     }
 
     /** Starts a multipart upload for every file of several chunks. */
@@ -266,7 +361,10 @@ public final class CopyDriver {
           : ChunkTarget.part(staging.multipartFile(chunk.fileIndex()),
               uploads.get(chunk.fileIndex()), partNumber(chunk, send), file.replication(),
               file.blockSize());
-      RouteCounters counters = routeCounters.get(route);
+      RouteCounters counters;
+      synchronized (routeCounters) {
+        counters = routeCounters.get(route);
+      }
       counters.sent();
       chunkRoutes.put(chunk.id(), counters);
       return new ChunkOrder(chunk.id(), file.uri(), chunk.offset(), chunk.length(),
@@ -275,7 +373,9 @@ public final class CopyDriver {
 
     /** What each route carried, in route order. */
     List<RouteResult> routeResults() {
-      return routeCounters.values().stream().map(RouteCounters::result).toList();
+      synchronized (routeCounters) {
+        return routeCounters.values().stream().map(RouteCounters::result).toList();
+      }
     }
 
     /** The chunk is back from its route; {@code bytes} delivered, or -1 if it was not. */
@@ -286,6 +386,10 @@ public final class CopyDriver {
       }
       if (bytes >= 0) {
         counters.delivered(bytes);
+        String reader = readerHosts.get(counters.route());
+        if (reader != null && chunk.localHosts().contains(reader)) {
+          bytesReadLocally.addAndGet(bytes);
+        }
       } else {
         counters.returned();
       }
@@ -326,10 +430,12 @@ public final class CopyDriver {
     @Override
     public void routeDropped(Route route, String why, List<Chunk> inFlight) {
       routesDropped.incrementAndGet();
-      routeCounters.get(route).dropped();
+      synchronized (routeCounters) {
+        routeCounters.get(route).dropped();
+      }
       inFlight.forEach(chunk -> backFromRoute(chunk, -1));
       inFlight.forEach(queue::requeue);
-      if (routesDropped.get() >= routes) {
+      if (liveRoutes() == 0 && !routeSource.mayJoin()) {
         queue.fail(new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
             "every route failed, the last because " + why
                 + "; check that the relays run and can reach both clusters"));
@@ -339,7 +445,7 @@ public final class CopyDriver {
 
     void report(String phase) {
       progress.update(new TransferProgress(bytesDone.get(), tree.totalBytes(), chunksDone.get(),
-          chunks.size(), routes - routesDropped.get(), chunksResent.get(), phase));
+          chunks.size(), liveRoutes(), chunksResent.get(), phase));
     }
 
     /** Completes the multipart uploads and creates empty files; returns each file's staged URI. */

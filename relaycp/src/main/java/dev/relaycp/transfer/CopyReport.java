@@ -14,6 +14,11 @@ import java.util.Map;
  * @param phaseSeconds wall seconds of each phase in order: listing (with the checks of the
  *     targets and the staging set-up), copying, completing (multipart uploads), verifying,
  *     committing
+ * @param provisioner what provided the relays: "static", "local" or "yarn"
+ * @param relaysStarted relays started for this copy by site ("src", "dst"), replacements
+ *     included; empty for relays that were already running
+ * @param localReadFraction the bytes a reader relay read on a datanode holding them, as a
+ *     fraction of all bytes
  */
 public record CopyReport(
     String source,
@@ -28,7 +33,10 @@ public record CopyReport(
     int chunksResent,
     List<FileVerification> verification,
     List<RouteResult> routeResults,
-    Map<String, Double> phaseSeconds) {
+    Map<String, Double> phaseSeconds,
+    String provisioner,
+    Map<String, Integer> relaysStarted,
+    double localReadFraction) {
 
   public CopyReport {
     requireNonNull(source, "source is null");
@@ -37,6 +45,13 @@ public record CopyReport(
     requireNonNull(destination, "destination is null");
     verification = List.copyOf(requireNonNull(verification, "verification is null"));
     routeResults = List.copyOf(requireNonNull(routeResults, "routeResults is null"));
+    requireNonNull(provisioner, "provisioner is null");
+    relaysStarted = Collections.unmodifiableMap(
+        new LinkedHashMap<>(requireNonNull(relaysStarted, "relaysStarted is null")));
+    if (localReadFraction < 0 || localReadFraction > 1) {
+      throw new IllegalArgumentException(
+          "localReadFraction must be 0..1, got " + localReadFraction);
+    }
   }
 
   /** Megabytes (10^6 bytes) per second of wall time. */

@@ -36,6 +36,10 @@ final class RouteCounters {
     returned();
   }
 
+  Route route() {
+    return route;
+  }
+
   /** A chunk that was out on the route is back without being delivered (failed, handed back). */
   synchronized void returned() {
     if (inFlight > 0 && --inFlight == 0) {

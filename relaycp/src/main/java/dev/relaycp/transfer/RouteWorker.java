@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * Drives one route: takes chunks from the shared queue while it has room in its window,
  * orders its reader relay to send each one to its writer relay, and reports what comes
  * back.
+ *
+ * <p>The reader relay is given chunks whose blocks its host holds first (see {@link
+ * ChunkQueue#take(String)}), so a relay on a datanode reads them from local disk.
  *
  * <p>The window: a route always may hold one chunk. It takes another only while it holds
  * fewer than {@code windowChunks} chunks of fewer than {@code windowBytes} bytes in all, and
@@ -50,7 +54,8 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
   private final Driver driver;
   private final int windowChunks;
   private final long windowBytes;
-  private final int routeCount;
+  private final IntSupplier routeCount;
+  private final String readerHost;
   private final long connectTimeoutSeconds;
   private final Map<Long, Chunk> inFlight = new HashMap<>();
   private long bytesInFlight;
@@ -58,18 +63,19 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
   private boolean dropped;
 
   RouteWorker(Route route, RelayConnector connector, ChunkQueue queue, Driver driver,
-      int windowChunks, long windowBytes, int routeCount, long connectTimeoutSeconds) {
+      int windowChunks, long windowBytes, IntSupplier routeCount, long connectTimeoutSeconds) {
     this.route = requireNonNull(route, "route is null");
     this.connector = requireNonNull(connector, "connector is null");
     this.queue = requireNonNull(queue, "queue is null");
     this.driver = requireNonNull(driver, "driver is null");
-    if (windowChunks < 1 || windowBytes < 1 || routeCount < 1) {
+    if (windowChunks < 1 || windowBytes < 1) {
       throw new IllegalArgumentException("window of " + windowChunks + " chunks, " + windowBytes
-          + " bytes over " + routeCount + " routes: each must be 1 or more");
+          + " bytes: each must be 1 or more");
     }
     this.windowChunks = windowChunks;
     this.windowBytes = windowBytes;
-    this.routeCount = routeCount;
+    this.routeCount = requireNonNull(routeCount, "routeCount is null");
+    this.readerHost = HostAddresses.normalize(route.reader().host());
     this.connectTimeoutSeconds = connectTimeoutSeconds;
   }
 
@@ -89,9 +95,10 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
       Thread.currentThread().interrupt();
       return;
     }
+    queue.addReaderHost(readerHost);
     try {
       while (awaitRoom()) {
-        Chunk chunk = queue.take();
+        Chunk chunk = queue.take(readerHost);
         if (chunk == null) {
           break;
         }
@@ -116,6 +123,7 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
       drop(e.getMessage());
     } finally {
       retire();
+      queue.removeReaderHost(readerHost);
       connection.close();
     }
   }
@@ -131,7 +139,7 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
   private boolean hasRoom() {
     return inFlight.isEmpty()
         || (inFlight.size() < windowChunks && bytesInFlight < windowBytes
-            && queue.waiting() > routeCount);
+            && queue.waiting() > Math.max(1, routeCount.getAsInt()));
   }
 
   private synchronized void awaitAllAnswered() throws InterruptedException {

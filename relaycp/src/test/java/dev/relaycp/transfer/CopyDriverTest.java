@@ -70,7 +70,10 @@ class CopyDriverTest {
     assertThat(report.verification()).hasSize(files.size());
     assertThat(report.chunks()).isGreaterThan(files.size());
     assertThat(report.phaseSeconds()).containsOnlyKeys(
-        "listing", "copying", "completing", "verifying", "committing");
+        "listing", "relays", "copying", "completing", "verifying", "committing");
+    assertThat(report.provisioner()).isEqualTo("static");
+    assertThat(report.localReadFraction()).as("relays on loopback, beside every datanode")
+        .isEqualTo(1.0);
     // Each phase is rounded to the millisecond.
     assertThat(report.phaseSeconds().values().stream().mapToDouble(Double::doubleValue).sum())
         .isLessThanOrEqualTo(report.seconds() + 0.005);

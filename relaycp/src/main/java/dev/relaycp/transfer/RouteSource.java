@@ -1,0 +1,57 @@
+package dev.relaycp.transfer;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The routes of one copy: those ready when chunks start to flow, and those that join while
+ * they flow (a relay started to replace a lost one). The copy driver closes it at the end of
+ * the copy, whatever the outcome.
+ */
+public interface RouteSource extends AutoCloseable {
+  /** The routes ready now; at least one. */
+  List<Route> routes();
+
+  /**
+   * Calls {@code joined}, on any thread, for every route that becomes ready from now until
+   * {@link #close()}.
+   */
+  default void onJoin(Consumer<Route> joined) {}
+
+  /** Whether a route may still join; a copy with no route left fails once this is false. */
+  default boolean mayJoin() {
+    return false;
+  }
+
+  /** What provides the relays, for the report: "static", "local", "yarn". */
+  String provisioner();
+
+  /** Relays started for this copy so far, by site ("src", "dst"); empty for running relays. */
+  default Map<String, Integer> relaysStarted() {
+    return Map.of();
+  }
+
+  /** Releases every relay this source started; safe to call more than once. */
+  @Override
+  void close();
+
+  /** Routes over relays that already run, which nobody starts or stops for this copy. */
+  static RouteSource fixed(List<Route> routes) {
+    List<Route> copy = List.copyOf(routes);
+    return new RouteSource() {
+      @Override
+      public List<Route> routes() {
+        return copy;
+      }
+
+      @Override
+      public String provisioner() {
+        return "static";
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+}
