@@ -11,6 +11,8 @@ import dev.relaycp.plan.ThroughputHistoryFile;
 import dev.relaycp.provision.LocalRelayProcesses;
 import dev.relaycp.provision.RelayProvisioner;
 import dev.relaycp.provision.StaticRelays;
+import dev.relaycp.provision.YarnRelays;
+import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.RelaySettings;
 import dev.relaycp.relay.TransferSecret;
@@ -18,8 +20,11 @@ import dev.relaycp.transfer.CopyDriver;
 import dev.relaycp.transfer.CopyReport;
 import dev.relaycp.transfer.CopySettings;
 import dev.relaycp.transfer.RouteResult;
+import dev.relaycp.transfer.RouteSource;
+import dev.relaycp.transfer.SourceTree;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -33,6 +38,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,6 +66,9 @@ public final class CopyCommand implements Callable<Integer> {
   static final String RELAY_WAIT_SECONDS = "relaycp.copy.relay-wait-seconds";
   static final String MAX_AUTO_PAIRS = "relaycp.copy.max-auto-pairs";
   static final String PARALLEL_STREAMS = "relaycp.relay.parallel-streams";
+  private static final String YARN = "yarn";
+  private static final List<String> SITE_FILES =
+      List.of("core-site.xml", "hdfs-site.xml", "yarn-site.xml", "mapred-site.xml");
 
   @ParentCommand RelayCpCommand parent;
   @Spec CommandSpec spec;
@@ -71,14 +80,31 @@ public final class CopyCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "DST", description = "Destination URI.")
   String destination;
 
-  @Option(names = "--relays", split = ",", paramLabel = "HOST:PORT",
-      description = "Running source-site relays (e.g. on datanodes). Each route pairs one of "
-          + "these with one --dst-relays relay; without --dst-relays they also write.")
+  @Option(names = "--relays", split = ",", paramLabel = "yarn|HOST:PORT",
+      description = {"'yarn': start the source site's relays as YARN containers beside its",
+          "datanodes (one per datanode; see --relays-per-site) and stop them after.",
+          "HOST:PORT,...: running source-site relays (e.g. on datanodes). Each route pairs",
+          "one of these with one --dst-relays relay; without --dst-relays they also write."})
   List<String> relays = new ArrayList<>();
 
-  @Option(names = "--dst-relays", split = ",", paramLabel = "HOST:PORT",
-      description = "Running destination-site relays.")
+  @Option(names = "--dst-relays", split = ",", paramLabel = "yarn|HOST:PORT",
+      description = "The destination site's relays: 'yarn' (the default with --relays yarn)"
+          + " or running relays.")
   List<String> destinationRelays = new ArrayList<>();
+
+  @Option(names = "--src-conf", paramLabel = "DIR",
+      description = "With --relays yarn: the source cluster's Hadoop configuration folder"
+          + " (core-site.xml, hdfs-site.xml, yarn-site.xml); default: this process's.")
+  Path sourceConf;
+
+  @Option(names = "--dst-conf", paramLabel = "DIR",
+      description = "With --relays yarn: the destination cluster's configuration folder;"
+          + " default: this process's.")
+  Path destinationConf;
+
+  @Option(names = "--relays-per-site", paramLabel = "N",
+      description = "With --relays yarn: relays on each site (default: one per datanode).")
+  Integer relaysPerSite;
 
   @Option(names = "--local-relays", paramLabel = "N",
       description = "Start N relay pairs on this machine for this copy and stop them after"
@@ -151,10 +177,9 @@ public final class CopyCommand implements Callable<Integer> {
       }
     });
     try (TemporarySecret secret = secret();
-        RelayProvisioner relays = provision(secret.file(), auto);
         CopyProgress progress = CopyProgress.start(!noProgress && !json)) {
       CopyReport result = new CopyDriver(FileSystemOpener.of(configuration))
-          .copy(settings, relays.routes(), secret.secret(), progress);
+          .copy(settings, relaysFor(configuration, secret, auto), secret.secret(), progress);
       progress.close();
       if (HistoryFile.recording(noHistory, configuration)) {
         ObservedRates.record(historyFile, ObservedRates.ofCopy(result.routeResults()), err);
@@ -218,6 +243,7 @@ public final class CopyCommand implements Callable<Integer> {
 
   /** Every check of the options against each other and the configuration, in one place. */
   CopySettings settings(Configuration configuration) {
+    checkYarnOptions();
     if (localRelays == null && pairs == null && relays.isEmpty()) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "no relays given; pass --local-relays N (or --pairs auto) to start relays here, or"
@@ -260,7 +286,7 @@ public final class CopyCommand implements Callable<Integer> {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           MAX_AUTO_PAIRS + " must be 1 or more; fix it in relaycp-site.xml or -D");
     }
-    if (!relays.isEmpty() && secretFile == null) {
+    if (!relays.isEmpty() && !yarnRelays() && secretFile == null) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "--relays needs --secret-file, the secret those relays were started with");
     }
@@ -315,15 +341,106 @@ public final class CopyCommand implements Callable<Integer> {
     }
   }
 
-  private RelayProvisioner provision(Path secret, Optional<AutoPairs> auto) {
+  /** Whether the relays include YARN containers: --relays yarn[,HOST:PORT...]. */
+  private boolean yarnRelays() {
+    return relays.stream().anyMatch(CopyCommand::isYarn);
+  }
+
+  private static boolean isYarn(String relay) {
+    return YARN.equalsIgnoreCase(relay.strip());
+  }
+
+  /** The running relays named beside YARN's (e.g. spawned hosts), by site. */
+  private List<RelayAddress> runningRelays(List<String> named) {
+    return named.stream().filter(relay -> !isYarn(relay)).map(RelayAddress::parse).toList();
+  }
+
+  private void checkYarnOptions() {
+    boolean yarnDestination = destinationRelays.stream().anyMatch(CopyCommand::isYarn);
+    if (yarnRelays() && !destinationRelays.isEmpty() && !yarnDestination) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--relays yarn starts the relays"
+          + " of both sites through YARN; drop --dst-relays or add yarn to it");
+    }
+    if (yarnDestination && !yarnRelays()) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--dst-relays yarn needs"
+          + " --relays yarn: both sites' relays start through YARN, or neither's");
+    }
+    if (!yarnRelays() && (sourceConf != null || destinationConf != null
+        || relaysPerSite != null)) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--src-conf, --dst-conf and"
+          + " --relays-per-site steer --relays yarn; add --relays yarn or drop them");
+    }
+    if (relaysPerSite != null && relaysPerSite < 1) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--relays-per-site must be 1 or more, got " + relaysPerSite);
+    }
+    for (Path folder : new Path[] {sourceConf, destinationConf}) {
+      if (folder != null && !Files.isDirectory(folder)) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "configuration folder " + folder
+            + " does not exist; give the folder holding the cluster's core-site.xml and"
+            + " yarn-site.xml");
+      }
+    }
+    if (yarnRelays()) {
+      boolean running = relays.size() > 1 || destinationRelays.size() > 1;
+      if (running && secretFile == null) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "running relays beside yarn"
+            + " need --secret-file, the secret they were started with (YARN's relays get it too)");
+      }
+      if (!running && secretFile != null) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--secret-file is for running"
+            + " relays; YARN relays get a fresh secret for each copy, so drop it");
+      }
+    }
+  }
+
+  /** The relays of this copy, started once the listing is known. */
+  private Function<SourceTree, RouteSource> relaysFor(Configuration configuration,
+      TemporarySecret secret, Optional<AutoPairs> auto) {
+    if (yarnRelays()) {
+      Configuration source = siteConfiguration(configuration, sourceConf);
+      Configuration destination = siteConfiguration(configuration, destinationConf);
+      YarnRelaySettings yarn = YarnRelaySettings.from(configuration, hadoop.properties);
+      List<RelayAddress> runningReaders = runningRelays(relays);
+      List<RelayAddress> runningWriters = runningRelays(destinationRelays);
+      return tree -> {
+        YarnRelays started = YarnRelays.start(new YarnRelays.Request(
+            "relaycp " + this.source + " -> " + this.destination, source, destination,
+            relaysPerSite == null ? 0 : relaysPerSite, tree.hostsByBytes(), yarn,
+            secret.secret()));
+        return runningReaders.isEmpty() ? started
+            : started.with(StaticRelays.of(runningReaders, runningWriters));
+      };
+    }
     if (localRelays != null || pairs != null) {
       int count = auto.map(AutoPairs::pairs)
           .orElseGet(() -> localRelays != null ? localRelays : fixedPairs());
-      return LocalRelayProcesses.start(count, secret, hadoop.properties, List.of());
+      return tree -> LocalRelayProcesses.start(count, secret.file(), hadoop.properties,
+          List.of());
     }
-    return StaticRelays.of(
-        relays.stream().map(RelayAddress::parse).toList(),
-        destinationRelays.stream().map(RelayAddress::parse).toList());
+    StaticRelays running = StaticRelays.of(runningRelays(relays),
+        runningRelays(destinationRelays));
+    return tree -> running;
+  }
+
+  /** {@code base} with the cluster configuration files in {@code folder} on top. */
+  static Configuration siteConfiguration(Configuration base, Path folder) {
+    Configuration configuration = new Configuration(base);
+    if (folder == null) {
+      return configuration;
+    }
+    for (String name : SITE_FILES) {
+      Path file = folder.resolve(name);
+      if (Files.isRegularFile(file)) {
+        try {
+          configuration.addResource(file.toUri().toURL());
+        } catch (MalformedURLException e) {
+          throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+              "cannot read " + file + ": " + e.getMessage(), e);
+        }
+      }
+    }
+    return configuration;
   }
 
   static Map<String, Object> summary(CopyReport result) {
@@ -335,8 +452,11 @@ public final class CopyCommand implements Callable<Integer> {
     summary.put("directories", result.directories());
     summary.put("seconds", result.seconds());
     summary.put("mbPerSecond", result.megabytesPerSecond());
+    summary.put("provisioner", result.provisioner());
+    summary.put("relaysStarted", result.relaysStarted());
     summary.put("relays", 2 * result.routes());
     summary.put("routes", result.routes());
+    summary.put("localReadFraction", result.localReadFraction());
     summary.put("routesDropped", result.routesDropped());
     summary.put("chunks", result.chunks());
     summary.put("phaseSeconds", result.phaseSeconds());

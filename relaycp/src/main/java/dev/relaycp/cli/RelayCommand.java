@@ -1,6 +1,8 @@
 package dev.relaycp.cli;
 
 import dev.relaycp.plan.DataSize;
+import dev.relaycp.provision.ProvisionedRelay;
+import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.relay.RelayServer;
 import dev.relaycp.relay.RelaySettings;
 import dev.relaycp.relay.RelayWarmUp;
@@ -8,9 +10,11 @@ import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.file.Path;
+import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +63,18 @@ public final class RelayCommand implements Callable<Integer> {
           "copy). 0, the default, sends nothing."})
   String warmUp;
 
+  @Option(names = "--announce", paramLabel = "DIR_URI", hidden = true,
+      description = {"Once listening, write host:port to a file in this directory, named by",
+          "the YARN container (how relays started through YARN tell their driver where they",
+          "listen)."})
+  String announce;
+
+  @Option(names = "--driver-heartbeat", paramLabel = "FILE_URI", hidden = true,
+      description = {"Stop once this file is gone or its modification time has not changed for",
+          YarnRelaySettings.DRIVER_TIMEOUT + " seconds (default 60): how relays a driver",
+          "started follow it."})
+  String driverHeartbeat;
+
   @Option(names = "--stop-on-stdin-eof", hidden = true,
       description = "Stop when standard input closes: how local relays follow their driver.")
   boolean stopOnStdinEof;
@@ -82,6 +98,17 @@ public final class RelayCommand implements Callable<Integer> {
       out.println("relaycp relay listening on " + bind + ":" + server.localAddress().getPort());
       out.flush();
       Runtime.getRuntime().addShutdownHook(new Thread(server::close, "relay-shutdown"));
+      if (driverHeartbeat != null) {
+        long timeoutSeconds = YarnRelaySettings.from(configuration, Map.of())
+            .driverTimeoutSeconds();
+        ProvisionedRelay.followDriver(configuration, driverHeartbeat,
+            Duration.ofSeconds(timeoutSeconds), server::close);
+      }
+      if (announce != null) {
+        String address = advertisedHost() + ":" + server.localAddress().getPort();
+        ProvisionedRelay.announce(configuration, announce,
+            System.getenv().getOrDefault("CONTAINER_ID", address.replace(':', '_')), address);
+      }
       if (stopOnStdinEof) {
         Thread watcher = new Thread(() -> {
           waitForEndOfInput(System.in);
@@ -93,6 +120,18 @@ public final class RelayCommand implements Callable<Integer> {
       server.awaitClose();
     }
     return ExitCodes.OK;
+  }
+
+  /** The host drivers reach this relay at: the NodeManager's host name under YARN. */
+  private String advertisedHost() throws IOException {
+    String nodeManagerHost = System.getenv("NM_HOST");
+    if (nodeManagerHost != null && !nodeManagerHost.isBlank()) {
+      return nodeManagerHost;
+    }
+    if (!"0.0.0.0".equals(bind) && !"::".equals(bind)) {
+      return bind;
+    }
+    return InetAddress.getLocalHost().getCanonicalHostName();
   }
 
   private static void waitForEndOfInput(InputStream input) {

@@ -26,16 +26,24 @@ public final class RelayCpTool extends Configured implements Tool {
 
   @Override
   public int run(String[] args) {
-    CommandLine commandLine = commandLine(new RelayCpCommand(getConf()),
-        new PrintWriter(System.out, true), new PrintWriter(System.err, true));
-    extraCommands.accept(commandLine);
-    return commandLine.execute(args);
+    return commandLine(new RelayCpCommand(getConf()), new PrintWriter(System.out, true),
+        new PrintWriter(System.err, true), extraCommands).execute(args);
   }
 
   /** The command line with relaycp's exit-code mapping and the given output streams. */
   public static CommandLine commandLine(RelayCpCommand command, PrintWriter out,
       PrintWriter err) {
+    return commandLine(command, out, err, commandLine -> { });
+  }
+
+  /**
+   * The same, with the subcommands {@code extraCommands} adds; they are added first, since
+   * picocli gives the streams and handlers only to the subcommands present when set.
+   */
+  public static CommandLine commandLine(RelayCpCommand command, PrintWriter out,
+      PrintWriter err, Consumer<CommandLine> extraCommands) {
     CommandLine commandLine = new CommandLine(command);
+    extraCommands.accept(commandLine);
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(new ExitCodes());

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +74,14 @@ public final class TransferSecret {
     Files.createFile(file, PosixFilePermissions.asFileAttribute(
         PosixFilePermissions.fromString("rw-------")));
     Files.writeString(file, HexFormat.of().formatHex(key) + "\n", StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Writes the secret as one line of hex to {@code out}, as {@link #read} reads it (for a
+   * file the caller has made private, such as a relay container's resource).
+   */
+  public void writeTo(OutputStream out) throws IOException {
+    out.write((HexFormat.of().formatHex(key) + "\n").getBytes(StandardCharsets.UTF_8));
   }
 
   /** HMAC-SHA256 of the nonce under this secret. */

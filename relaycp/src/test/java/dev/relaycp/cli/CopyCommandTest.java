@@ -124,4 +124,52 @@ class CopyCommandTest {
       assertThat(result.out()).as(command).contains("Usage: relaycp " + command);
     }
   }
+
+  @Test
+  void anUnreachableResourceManagerIsAnExternalErrorWithinTheStartTimeout() throws Exception {
+    Path source = Files.createDirectories(temporary.resolve("source"));
+    Files.writeString(source.resolve("a.txt"), "hello");
+    Path conf = Files.createDirectories(temporary.resolve("conf"));
+    Files.writeString(conf.resolve("yarn-site.xml"), "<configuration><property>"
+        + "<name>yarn.resourcemanager.address</name><value>127.0.0.1:1</value>"
+        + "</property></configuration>");
+    Path staging = temporary.resolve("staging");
+
+    Result result = run("copy", source.toUri().toString(),
+        temporary.resolve("copy").toUri().toString(), "--relays", "yarn",
+        "--src-conf", conf.toString(), "--dst-conf", conf.toString(),
+        "-D", "relaycp.yarn.start-timeout-seconds=3",
+        "-D", "relaycp.yarn.staging-dir=" + staging.toUri(),
+        "-D", "relaycp.yarn.jar=" + productJarLookalike(), "--no-progress");
+
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(ExitCodes.EXTERNAL);
+    assertThat(result.err().strip()).startsWith("relaycp: starting relays on the src cluster")
+        .contains("127.0.0.1:1").doesNotContain("\n");
+    assertThat(temporary.resolve("copy")).doesNotExist();
+    try (var left = Files.walk(staging)) {
+      assertThat(left.filter(Files::isRegularFile)).as("staged files left").isEmpty();
+    }
+  }
+
+  @Test
+  void yarnOptionsAreCheckedTogether() {
+    assertThat(run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--relays", "yarn",
+        "--dst-relays", "dn1:7070").err()).contains("drop --dst-relays or add yarn to it");
+    assertThat(run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--local-relays", "1",
+        "--src-conf", "/etc").err()).contains("steer --relays yarn");
+    Result missing = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--relays", "yarn",
+        "--src-conf", temporary.resolve("absent").toString());
+    assertThat(missing.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(missing.err()).contains("configuration folder").contains("does not exist");
+  }
+
+  /** A jar with the entry that marks the product jar; nothing runs it in these tests. */
+  private Path productJarLookalike() throws Exception {
+    Path jar = temporary.resolve("relaycp-lookalike.jar");
+    try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+      out.putNextEntry(new java.util.jar.JarEntry("dev/relaycp/shaded/picocli/CommandLine.class"));
+      out.closeEntry();
+    }
+    return jar;
+  }
 }

@@ -1,0 +1,78 @@
+package dev.relaycp.provision;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.fs.HadoopFailures;
+import dev.relaycp.fs.HeartbeatFile;
+import dev.relaycp.fs.RelayAnnouncements;
+import dev.relaycp.relay.DriverWatch;
+import java.io.IOException;
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The relay's side of being started by a provisioner that cannot see its output (YARN): it
+ * announces where it listens in the transfer's staging directory, and stops once the driver
+ * that started it is gone.
+ */
+public final class ProvisionedRelay {
+  private static final Logger LOG = LoggerFactory.getLogger(ProvisionedRelay.class);
+
+  private ProvisionedRelay() {}
+
+  /** Writes {@code address} ({@code host:port}) as relay {@code name} in {@code directoryUri}. */
+  public static void announce(Configuration configuration, String directoryUri, String name,
+      String address) {
+    Path directory = new Path(requireNonNull(directoryUri, "directoryUri is null"));
+    try {
+      RelayAnnouncements.in(directory.getFileSystem(configuration), directory)
+          .publish(name, address);
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "announcing this relay in " + directory);
+    }
+    LOG.info("Announced {} as {} in {}", address, name, directory);
+  }
+
+  /**
+   * Watches the driver's heartbeat file on a daemon thread and runs {@code stop} once the
+   * driver has ended (the file is gone) or has been silent for {@code timeout}; in the second
+   * case the driver died without cleaning up, so this relay removes the transfer's staging
+   * directory (the heartbeat's parent: the jar and the secret) on its way out.
+   */
+  public static void followDriver(Configuration configuration, String heartbeatUri,
+      Duration timeout, Runnable stop) {
+    requireNonNull(stop, "stop is null");
+    Path heartbeat = new Path(requireNonNull(heartbeatUri, "heartbeatUri is null"));
+    FileSystem fileSystem;
+    try {
+      fileSystem = heartbeat.getFileSystem(configuration);
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "opening the driver's heartbeat " + heartbeat);
+    }
+    DriverWatch watch = DriverWatch.of(HeartbeatFile.at(fileSystem, heartbeat), timeout);
+    Duration period = Duration.ofMillis(Math.max(100, Math.min(2_000, timeout.toMillis() / 4)));
+    Thread watcher = new Thread(() -> {
+      DriverWatch.Verdict verdict = watch.await(period);
+      if (verdict == DriverWatch.Verdict.DRIVER_SILENT) {
+        LOG.warn("No heartbeat from the driver for {} s ({}): stopping, and removing the"
+            + " transfer's staging directory", timeout.toSeconds(), heartbeat);
+        try {
+          fileSystem.delete(heartbeat.getParent(), true);
+        } catch (IOException e) {
+          LOG.warn("Cannot remove the staging directory {}", heartbeat.getParent(), e);
+        }
+      } else if (verdict == DriverWatch.Verdict.DRIVER_ENDED) {
+        LOG.info("The driver has ended ({} is gone): stopping", heartbeat);
+      }
+      if (verdict != null) {
+        stop.run();
+      }
+    }, "relay-driver-watch");
+    watcher.setDaemon(true);
+    watcher.start();
+  }
+}

@@ -1,0 +1,101 @@
+package dev.relaycp.provision;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * How relays run as YARN containers. Every key and default is here, read once from the
+ * driver's configuration by {@link #from}.
+ *
+ * @param queue the YARN queue of the relays' application
+ * @param memoryMegabytes each relay container's memory
+ * @param virtualCores each relay container's virtual cores
+ * @param javaOptions the relay JVM's options (heap and the like)
+ * @param stagingDirectory where on each cluster's default file system the jar, the secret and
+ *     the relay configuration are staged, below a folder per user and per transfer
+ * @param driverTimeoutSeconds how long a relay keeps running without a heartbeat
+ * @param startTimeoutSeconds how long the driver waits for requested relays to announce
+ *     themselves
+ * @param replacementsPerSite how many lost relays may be replaced on each site in one copy
+ * @param jar the product jar to ship; empty for the jar relaycp runs from
+ * @param relayProperties Hadoop and relaycp properties the relays run with (the -D options)
+ */
+public record YarnRelaySettings(
+    String queue,
+    int memoryMegabytes,
+    int virtualCores,
+    String javaOptions,
+    String stagingDirectory,
+    long driverTimeoutSeconds,
+    long startTimeoutSeconds,
+    int replacementsPerSite,
+    Optional<String> jar,
+    Map<String, String> relayProperties) {
+
+  public static final String QUEUE = "relaycp.yarn.queue";
+  public static final String MEMORY_MB = "relaycp.yarn.relay-memory-mb";
+  public static final String VCORES = "relaycp.yarn.relay-vcores";
+  public static final String JAVA_OPTS = "relaycp.relay.java-opts";
+  public static final String STAGING_DIR = "relaycp.yarn.staging-dir";
+  public static final String DRIVER_TIMEOUT = "relaycp.relay.driver-timeout-seconds";
+  public static final String START_TIMEOUT = "relaycp.yarn.start-timeout-seconds";
+  public static final String REPLACEMENTS = "relaycp.yarn.replacements-per-site";
+  public static final String JAR = "relaycp.yarn.jar";
+  public static final long DEFAULT_DRIVER_TIMEOUT_SECONDS = 60;
+
+  public YarnRelaySettings {
+    requireNonNull(queue, "queue is null");
+    requireNonNull(javaOptions, "javaOptions is null");
+    requireNonNull(stagingDirectory, "stagingDirectory is null");
+    requireNonNull(jar, "jar is null");
+    relayProperties = Map.copyOf(requireNonNull(relayProperties, "relayProperties is null"));
+  }
+
+  /** The settings in {@code configuration}; a bad value is a user error naming its key. */
+  public static YarnRelaySettings from(Configuration configuration,
+      Map<String, String> relayProperties) {
+    requireNonNull(configuration, "configuration is null");
+    int memory = positive(configuration, MEMORY_MB, 1024);
+    int cores = positive(configuration, VCORES, 1);
+    long driverTimeout = positive(configuration, DRIVER_TIMEOUT,
+        (int) DEFAULT_DRIVER_TIMEOUT_SECONDS);
+    long startTimeout = positive(configuration, START_TIMEOUT, 180);
+    int replacements = configuration.getInt(REPLACEMENTS, 4);
+    if (replacements < 0) {
+      throw invalid(REPLACEMENTS, "must not be negative", replacements);
+    }
+    String queue = configuration.getTrimmed(QUEUE, "default");
+    if (queue.isEmpty()) {
+      throw invalid(QUEUE, "must name a queue", "''");
+    }
+    String jar = configuration.getTrimmed(JAR, "");
+    return new YarnRelaySettings(queue, memory, cores,
+        configuration.getTrimmed(JAVA_OPTS, "-Xmx768m"),
+        configuration.getTrimmed(STAGING_DIR, "/tmp/relaycp-staging"),
+        driverTimeout, startTimeout, replacements,
+        jar.isEmpty() ? Optional.empty() : Optional.of(jar), relayProperties);
+  }
+
+  private static int positive(Configuration configuration, String key, int fallback) {
+    int value;
+    try {
+      value = configuration.getInt(key, fallback);
+    } catch (NumberFormatException e) {
+      throw invalid(key, "must be a whole number", configuration.get(key));
+    }
+    if (value < 1) {
+      throw invalid(key, "must be 1 or more", value);
+    }
+    return value;
+  }
+
+  private static RelayCpException invalid(String key, String rule, Object value) {
+    return new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+        key + " " + rule + ", got " + value + "; fix it in relaycp-site.xml or -D");
+  }
+}

@@ -1,0 +1,453 @@
+package dev.relaycp.provision;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.Datanodes;
+import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.HostAddresses;
+import dev.relaycp.transfer.Route;
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.jar.JarFile;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ShutdownHookManager;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Relays as YARN containers on both clusters, one application per cluster with its
+ * ApplicationMaster inside the driver ({@link YarnSite}). By default each site gets one relay
+ * per datanode; source relays are asked for on the datanodes that hold the listing's blocks,
+ * so they read them from local disk. Route i pairs the i-th source relay with the i-th
+ * destination relay.
+ *
+ * <p>While the copy runs, a monitor moves each site's heartbeat forward, asks YARN for a
+ * replacement of every relay container that ends (up to {@link
+ * YarnRelaySettings#replacementsPerSite()}), and hands each replacement to the copy as a new
+ * route once it announces itself. Closing (also on Ctrl-C or SIGTERM, through a shutdown
+ * hook) ends both applications and removes the staged files; a driver killed outright leaves
+ * relays that stop themselves once its heartbeat has been still for the driver timeout.
+ */
+public final class YarnRelays implements RelayProvisioner {
+  private static final Logger LOG = LoggerFactory.getLogger(YarnRelays.class);
+  /** A class only the product jar has: picocli, relocated by the shade plugin. */
+  static final String PRODUCT_JAR_MARKER = "dev/relaycp/shaded/picocli/CommandLine.class";
+  private static final long POLL_MILLIS = 250;
+
+  /**
+   * What to start.
+   *
+   * @param applicationName the applications' name in YARN, e.g. "relaycp SRC -> DST"
+   * @param source the source cluster's configuration (its ResourceManager and file system)
+   * @param destination the destination cluster's configuration
+   * @param relaysPerSite relays on each site; 0 for one per datanode
+   * @param sourceHosts the source datanodes holding the listing's bytes, most first, as
+   *     {@link HostAddresses#normalize} gives them; relays are asked for on these
+   */
+  public record Request(String applicationName, Configuration source, Configuration destination,
+      int relaysPerSite, List<String> sourceHosts, YarnRelaySettings settings,
+      TransferSecret secret) {
+    public Request {
+      requireNonNull(applicationName, "applicationName is null");
+      requireNonNull(source, "source is null");
+      requireNonNull(destination, "destination is null");
+      sourceHosts = List.copyOf(requireNonNull(sourceHosts, "sourceHosts is null"));
+      requireNonNull(settings, "settings is null");
+      requireNonNull(secret, "secret is null");
+      if (relaysPerSite < 0) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+            "--relays-per-site must be 1 or more, got " + relaysPerSite);
+      }
+    }
+  }
+
+  private final YarnRelaySettings settings;
+  private final YarnSite source;
+  private final YarnSite destination;
+  private final List<Route> routes = new ArrayList<>();
+  private final Map<RelayAddress, Integer> routesPerRelay = new HashMap<>();
+  /** The relays routes use, by site and container (two clusters may number alike). */
+  private final Map<String, RelayAddress> routed = new HashMap<>();
+  private final Map<YarnSite, Long> replacementsAskedAt = new HashMap<>();
+  private final Map<YarnSite, Integer> replacements = new HashMap<>();
+  private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
+  private final Runnable shutdownHook = this::close;
+  private Thread monitor;
+  /** Whether the first routes are made; replacements join only after. */
+  private boolean paired;
+  private boolean closed;
+
+  private YarnRelays(YarnRelaySettings settings, YarnSite source, YarnSite destination) {
+    this.settings = settings;
+    this.source = source;
+    this.destination = destination;
+  }
+
+  /**
+   * Starts the relays and waits until every one has announced itself, or until the start
+   * timeout with at least one per site; throws RELAY_START_FAILED, having released
+   * everything, when a site has none.
+   */
+  public static YarnRelays start(Request request) {
+    requireNonNull(request, "request is null");
+    YarnRelaySettings settings = request.settings();
+    Path jar = productJar(settings.jar());
+    String transferId = UUID.randomUUID().toString();
+    YarnSite source = YarnSite.start("src", request.applicationName(), transferId,
+        request.source(), settings, jar, request.secret());
+    YarnSite destination;
+    try {
+      destination = YarnSite.start("dst", request.applicationName(), transferId,
+          request.destination(), settings, jar, request.secret());
+    } catch (RuntimeException e) {
+      source.close();
+      throw e;
+    }
+    YarnRelays relays = new YarnRelays(settings, source, destination);
+    ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,
+        FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+    try {
+      int sourceCount = relayCount(request.relaysPerSite(), request.source(), source);
+      int destinationCount =
+          relayCount(request.relaysPerSite(), request.destination(), destination);
+      relays.startMonitor();
+      source.request(placement(sourceCount, request.sourceHosts(), source.nodeManagerHosts()));
+      destination.request(Collections.nCopies(destinationCount, null));
+      relays.awaitFirstRelays(sourceCount, destinationCount);
+      return relays;
+    } catch (RuntimeException e) {
+      relays.close();
+      throw e;
+    }
+  }
+
+  /** The product jar: the configured one, else the jar this class was loaded from. */
+  static Path productJar(Optional<String> configured) {
+    File jar;
+    if (configured.isPresent()) {
+      jar = new File(configured.get());
+    } else {
+      try {
+        jar = new File(YarnRelays.class.getProtectionDomain().getCodeSource().getLocation()
+            .toURI());
+      } catch (URISyntaxException | RuntimeException e) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot tell which jar relaycp"
+            + " runs from; set " + YarnRelaySettings.JAR + " to relaycp-<version>.jar", e);
+      }
+    }
+    String fix = "; run relaycp from the jar ./mvnw package builds (relaycp/target/"
+        + "relaycp-<version>.jar) or set " + YarnRelaySettings.JAR + " to it";
+    if (!jar.isFile()) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "YARN relays need relaycp's jar, but " + jar + " is not a jar file" + fix);
+    }
+    try (JarFile file = new JarFile(jar)) {
+      if (file.getEntry(PRODUCT_JAR_MARKER) == null) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, jar + " is not the product jar"
+            + " (it lacks the bundled picocli that a relay container needs)" + fix);
+      }
+    } catch (IOException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "cannot read " + jar + ": " + e.getMessage() + fix, e);
+    }
+    return new Path(jar.getAbsoluteFile().toURI());
+  }
+
+  /** The relays a site gets: as asked, else one per live datanode (else per NodeManager). */
+  private static int relayCount(int asked, Configuration configuration, YarnSite site) {
+    if (asked > 0) {
+      return asked;
+    }
+    try {
+      Optional<Datanodes> datanodes = Datanodes.live(FileSystem.get(configuration));
+      if (datanodes.isPresent() && datanodes.get().count() > 0) {
+        return datanodes.get().count();
+      }
+    } catch (IOException | RelayCpException e) {
+      LOG.info("{} site: cannot count its datanodes ({}); one relay per NodeManager instead",
+          site.site(), e.getMessage());
+    }
+    return Math.max(1, site.nodeManagerHosts().size());
+  }
+
+  /**
+   * The node asked for for each of {@code count} source relays: the NodeManager hosts that
+   * are datanodes holding the listing's bytes, most bytes first, then any node.
+   */
+  static List<String> placement(int count, List<String> dataHosts, List<String> nodeManagers) {
+    Map<String, String> nodeManagerByAddress = new LinkedHashMap<>();
+    for (String host : nodeManagers) {
+      nodeManagerByAddress.putIfAbsent(HostAddresses.normalize(host), host);
+    }
+    List<String> hosts = new ArrayList<>();
+    for (String dataHost : dataHosts) {
+      String nodeManager = nodeManagerByAddress.remove(dataHost);
+      if (nodeManager != null && hosts.size() < count) {
+        hosts.add(nodeManager);
+      }
+    }
+    while (hosts.size() < count) {
+      hosts.add(null);
+    }
+    return hosts;
+  }
+
+  private void awaitFirstRelays(int sourceCount, int destinationCount) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
+    long started = System.nanoTime();
+    while (true) {
+      for (YarnSite site : List.of(source, destination)) {
+        if (site.failure() != null) {
+          throw new RelayCpException(ErrorCode.RELAY_START_FAILED, site.failure());
+        }
+        replaceLost(site);
+      }
+      Map<ContainerId, RelayAddress> sources = source.announced();
+      Map<ContainerId, RelayAddress> destinations = destination.announced();
+      boolean all = sources.size() >= sourceCount && destinations.size() >= destinationCount;
+      boolean late = System.nanoTime() > deadline;
+      if (all || (late && !sources.isEmpty() && !destinations.isEmpty())) {
+        if (!all) {
+          LOG.warn("Only {} of {} source and {} of {} destination relays started within {} s;"
+                  + " copying with those", sources.size(), sourceCount, destinations.size(),
+              destinationCount, settings.startTimeoutSeconds());
+        }
+        pairUp(new ArrayList<>(sources.entrySet()), new ArrayList<>(destinations.entrySet()));
+        LOG.info("YARN relays up in {} ms: {} source, {} destination, {} routes",
+            (System.nanoTime() - started) / 1_000_000, sources.size(), destinations.size(),
+            routes.size());
+        return;
+      }
+      if (late) {
+        throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "no relay container announced"
+            + " itself on the " + (sources.isEmpty() ? "source" : "destination") + " cluster"
+            + " within " + settings.startTimeoutSeconds() + " s; see `yarn logs -applicationId "
+            + (sources.isEmpty() ? source : destination).applicationId() + "`, and raise "
+            + YarnRelaySettings.START_TIMEOUT + " if the cluster is busy");
+      }
+      sleep();
+    }
+  }
+
+  private synchronized void pairUp(List<Map.Entry<ContainerId, RelayAddress>> sources,
+      List<Map.Entry<ContainerId, RelayAddress>> destinations) {
+    sources.forEach(entry -> routed.put(key(source, entry.getKey()), entry.getValue()));
+    destinations.forEach(entry ->
+        routed.put(key(destination, entry.getKey()), entry.getValue()));
+    int count = Math.max(sources.size(), destinations.size());
+    for (int index = 0; index < count; index++) {
+      addRoute(sources.get(index % sources.size()).getValue(),
+          destinations.get(index % destinations.size()).getValue());
+    }
+    paired = true;
+  }
+
+  private Route addRoute(RelayAddress reader, RelayAddress writer) {
+    Route route = new Route(routes.size(), reader, writer);
+    routes.add(route);
+    routesPerRelay.merge(reader, 1, Integer::sum);
+    routesPerRelay.merge(writer, 1, Integer::sum);
+    return route;
+  }
+
+  /**
+   * Adds the routes of relays that already run (spawned hosts, say) to these; they are
+   * numbered after the YARN relays' routes and released by whoever started them.
+   */
+  public synchronized YarnRelays with(StaticRelays running) {
+    for (Route route : running.routes()) {
+      addRoute(route.reader(), route.writer());
+    }
+    return this;
+  }
+
+  private void startMonitor() {
+    monitor = new Thread(this::monitor, "yarn-relays-monitor");
+    monitor.setDaemon(true);
+    monitor.start();
+  }
+
+  /**
+   * Heartbeats from the moment the relays are asked for (a relay that starts and hears
+   * nothing stops itself), and once the first routes are made, replacements of lost relays
+   * and routes for them.
+   */
+  private void monitor() {
+    long beatEvery = TimeUnit.SECONDS.toNanos(Math.max(1, settings.driverTimeoutSeconds() / 6));
+    long lastBeat = 0;
+    while (!Thread.currentThread().isInterrupted()) {
+      if (System.nanoTime() - lastBeat >= beatEvery) {
+        source.beat();
+        destination.beat();
+        lastBeat = System.nanoTime();
+      }
+      for (YarnSite site : List.of(source, destination)) {
+        if (!isPaired()) {
+          break;
+        }
+        replaceLost(site);
+        for (Route route : joinAnnounced(site)) {
+          listeners.forEach(listener -> listener.accept(route));
+        }
+      }
+      try {
+        Thread.sleep(POLL_MILLIS);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private synchronized boolean isPaired() {
+    return paired;
+  }
+
+  private synchronized void replaceLost(YarnSite site) {
+    for (ContainerId lost : site.takeLost()) {
+      RelayAddress address = routed.remove(key(site, lost));
+      if (address != null) {
+        // Its routes are dropping: their other ends are free for its replacement.
+        routesPerRelay.remove(address);
+        for (Route route : routes) {
+          if (route.reader().equals(address) || route.writer().equals(address)) {
+            RelayAddress partner = route.reader().equals(address) ? route.writer() : route.reader();
+            routesPerRelay.computeIfPresent(partner, (any, count) -> count > 1 ? count - 1 : 0);
+          }
+        }
+      }
+      int used = replacements.getOrDefault(site, 0);
+      if (closed || used >= settings.replacementsPerSite()) {
+        LOG.warn("{} site: relay container {} is not replaced ({} of {} replacements used)",
+            site.site(), lost, used, settings.replacementsPerSite());
+        continue;
+      }
+      replacements.put(site, used + 1);
+      replacementsAskedAt.put(site, System.nanoTime());
+      LOG.info("{} site: asking YARN for a relay to replace {}", site.site(), lost);
+      site.request(Collections.singletonList(
+          address == null ? null : address.host()));
+    }
+  }
+
+  /**
+   * Routes for relays of {@code site} that announced themselves since the last look, each
+   * with the relay of the other site that has the fewest live routes (the partner of the
+   * relay it replaces).
+   */
+  private synchronized List<Route> joinAnnounced(YarnSite site) {
+    if (closed) {
+      return List.of();
+    }
+    List<Route> joined = new ArrayList<>();
+    YarnSite other = site == source ? destination : source;
+    for (Map.Entry<ContainerId, RelayAddress> relay : site.announced().entrySet()) {
+      if (routed.containsKey(key(site, relay.getKey()))) {
+        continue;
+      }
+      Optional<RelayAddress> partner = other.announced().entrySet().stream()
+          .filter(entry -> routed.containsKey(key(other, entry.getKey())))
+          .map(Map.Entry::getValue)
+          .min(Comparator.comparingInt(address -> routesPerRelay.getOrDefault(address, 0)));
+      if (partner.isEmpty()) {
+        continue;
+      }
+      routed.put(key(site, relay.getKey()), relay.getValue());
+      Route route = site == source
+          ? addRoute(relay.getValue(), partner.get())
+          : addRoute(partner.get(), relay.getValue());
+      LOG.info("{} site: replacement relay {} joins as {}", site.site(), relay.getKey(), route);
+      joined.add(route);
+      if (site.outstanding() == 0) {
+        replacementsAskedAt.remove(site);
+      }
+    }
+    return joined;
+  }
+
+  private static String key(YarnSite site, ContainerId container) {
+    return site.site() + "/" + container;
+  }
+
+  private static void sleep() {
+    try {
+      Thread.sleep(POLL_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RelayCpException(ErrorCode.INTERRUPTED, "interrupted starting YARN relays", e);
+    }
+  }
+
+  @Override
+  public synchronized List<Route> routes() {
+    return List.copyOf(routes);
+  }
+
+  @Override
+  public void onJoin(Consumer<Route> joined) {
+    listeners.add(requireNonNull(joined, "joined is null"));
+  }
+
+  /** A replacement asked for within the start timeout may still join. */
+  @Override
+  public synchronized boolean mayJoin() {
+    long timeout = TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
+    return !closed && replacementsAskedAt.values().stream()
+        .anyMatch(askedAt -> System.nanoTime() - askedAt < timeout);
+  }
+
+  @Override
+  public String provisioner() {
+    return "yarn";
+  }
+
+  @Override
+  public Map<String, Integer> relaysStarted() {
+    return Map.of("src", source.launched(), "dst", destination.launched());
+  }
+
+  /** The applications' ids by site, for messages and tests. */
+  public Map<String, String> applications() {
+    return Map.of("src", source.applicationId().toString(),
+        "dst", destination.applicationId().toString());
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    if (monitor != null) {
+      monitor.interrupt();
+    }
+    try {
+      destination.close();
+    } finally {
+      source.close();
+      if (!ShutdownHookManager.get().isShutdownInProgress()) {
+        ShutdownHookManager.get().removeShutdownHook(shutdownHook);
+      }
+    }
+  }
+}

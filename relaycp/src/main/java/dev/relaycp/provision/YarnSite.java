@@ -1,0 +1,593 @@
+package dev.relaycp.provision;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.HadoopFailures;
+import dev.relaycp.fs.HeartbeatFile;
+import dev.relaycp.fs.RelayAnnouncements;
+import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.TransferSecret;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptReport;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
+import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.NodeState;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.UpdatedContainer;
+import org.apache.hadoop.yarn.api.records.URL;
+import org.apache.hadoop.yarn.api.records.YarnApplicationAttemptState;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.AMRMClient;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.client.api.NMTokenCache;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
+import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The relays of one cluster (site) as containers of one YARN application whose
+ * ApplicationMaster is unmanaged: it runs inside the driver, as a client of that cluster's
+ * ResourceManager, so nothing but the product jar has to reach the nodes.
+ *
+ * <p>The jar, the transfer secret and the relays' configuration are staged in a folder of the
+ * site's default file system readable by this user only, and localized into each container as
+ * APPLICATION resources (private to the application; the NodeManager removes them with it),
+ * the way MapReduce ships its job jar. The secret never appears on a command line, in the
+ * environment or in a log. Each relay binds port 0 and announces {@code host:port} in the
+ * staging folder; it stops once the driver's heartbeat file there is gone or still.
+ */
+final class YarnSite implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(YarnSite.class);
+  static final String APPLICATION_TYPE = "RELAYCP";
+  private static final String JAR = "relaycp.jar";
+  private static final String SECRET = "relaycp.secret";
+  private static final String RELAY_CONFIGURATION = "relaycp-relay.xml";
+  private static final Priority PRIORITY = Priority.newInstance(0);
+  private static final int HEARTBEAT_MILLIS = 1_000;
+
+  private final String site;
+  private final Configuration configuration;
+  private final YarnRelaySettings settings;
+  private final FileSystem fileSystem;
+  private final Path stagingDirectory;
+  private final HeartbeatFile heartbeat;
+  private final RelayAnnouncements announcements;
+  private final YarnClient yarnClient;
+  private final ApplicationId applicationId;
+  private final Map<String, LocalResource> resources;
+  private final Resource capability;
+  private final NMTokenCache tokens = new NMTokenCache();
+  private final Map<ContainerId, Container> running = new ConcurrentHashMap<>();
+  private final Set<ContainerId> lost = ConcurrentHashMap.newKeySet();
+  private final List<ContainerRequest> outstanding = new ArrayList<>();
+  private AMRMClientAsync<ContainerRequest> resourceManager;
+  private NMClientAsync nodeManagers;
+  private int launched;
+  private volatile boolean closing;
+  private volatile String failure;
+
+  private YarnSite(String site, Configuration configuration, YarnRelaySettings settings,
+      FileSystem fileSystem, Path stagingDirectory, YarnClient yarnClient,
+      ApplicationId applicationId, Map<String, LocalResource> resources) {
+    this.site = site;
+    this.configuration = configuration;
+    this.settings = settings;
+    this.fileSystem = fileSystem;
+    this.stagingDirectory = stagingDirectory;
+    this.heartbeat = HeartbeatFile.at(fileSystem, new Path(stagingDirectory, "heartbeat"));
+    this.announcements = RelayAnnouncements.in(fileSystem, new Path(stagingDirectory, "relays"));
+    this.yarnClient = yarnClient;
+    this.applicationId = applicationId;
+    this.resources = resources;
+    this.capability = Resource.newInstance(settings.memoryMegabytes(), settings.virtualCores());
+  }
+
+  /**
+   * Stages the files, submits the application and registers its unmanaged ApplicationMaster
+   * with the site's ResourceManager; containers come with {@link #request}.
+   */
+  static YarnSite start(String site, String applicationName, String transferId,
+      Configuration clusterConfiguration, YarnRelaySettings settings, Path jar,
+      TransferSecret secret) {
+    requireNonNull(site, "site is null");
+    Configuration configuration =
+        new Configuration(requireNonNull(clusterConfiguration, "configuration is null"));
+    // YARN's clients retry an unreachable ResourceManager for 15 minutes by default; a copy
+    // whose --src-conf or --dst-conf is wrong should say so within the start timeout.
+    long maxWait = Math.min(
+        configuration.getLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS,
+            YarnConfiguration.DEFAULT_RESOURCEMANAGER_CONNECT_MAX_WAIT_MS),
+        TimeUnit.SECONDS.toMillis(Math.min(60, settings.startTimeoutSeconds())));
+    configuration.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, maxWait);
+    configuration.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS,
+        Math.min(maxWait, 2_000));
+    FileSystem fileSystem;
+    Path staging;
+    try {
+      fileSystem = FileSystem.get(configuration);
+      String user = UserGroupInformation.getCurrentUser().getShortUserName();
+      staging = fileSystem.makeQualified(
+          new Path(new Path(settings.stagingDirectory(), user), transferId));
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "opening the " + site + " cluster's file system");
+    }
+    Map<String, LocalResource> resources;
+    try {
+      resources = stage(fileSystem, staging, jar, secret, settings);
+    } catch (IOException e) {
+      deleteQuietly(fileSystem, staging);
+      throw HadoopFailures.translate(e, "staging the relay jar in " + staging);
+    }
+    YarnClient yarnClient = YarnClient.createYarnClient();
+    yarnClient.init(configuration);
+    yarnClient.start();
+    YarnSite started = null;
+    try {
+      ApplicationId applicationId = submit(yarnClient, applicationName, transferId, settings);
+      started = new YarnSite(site, configuration, settings, fileSystem, staging, yarnClient,
+          applicationId, resources);
+      started.heartbeat.create();
+      started.registerApplicationMaster();
+      LOG.info("{} site: application {} registered in queue {}; relays staged in {}", site,
+          applicationId, settings.queue(), staging);
+      return started;
+    } catch (IOException | YarnException | InterruptedException | RuntimeException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      if (started != null) {
+        started.close();
+      } else {
+        yarnClient.stop();
+        deleteQuietly(fileSystem, staging);
+      }
+      if (e instanceof RelayCpException relay) {
+        throw relay;
+      }
+      throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "starting relays on the " + site
+          + " cluster through YARN failed: " + firstLine(e.getMessage())
+          + "; check that its ResourceManager (" + configuration.get(YarnConfiguration.RM_ADDRESS)
+          + ") runs and takes applications in queue " + settings.queue(), e);
+    }
+  }
+
+  private static Map<String, LocalResource> stage(FileSystem fileSystem, Path staging, Path jar,
+      TransferSecret secret, YarnRelaySettings settings) throws IOException {
+    FsPermission ownerOnly = new FsPermission((short) 0700);
+    FsPermission ownerReadWrite = new FsPermission((short) 0600);
+    fileSystem.mkdirs(staging, ownerOnly);
+    fileSystem.setPermission(staging, ownerOnly);
+    fileSystem.mkdirs(new Path(staging, "relays"), ownerOnly);
+    Path stagedJar = new Path(staging, JAR);
+    fileSystem.copyFromLocalFile(false, true, jar, stagedJar);
+    Path stagedSecret = new Path(staging, SECRET);
+    try (OutputStream out = fileSystem.create(stagedSecret, ownerReadWrite, true, 4096,
+        fileSystem.getDefaultReplication(stagedSecret),
+        fileSystem.getDefaultBlockSize(stagedSecret), null)) {
+      secret.writeTo(out);
+    }
+    fileSystem.setPermission(stagedSecret, ownerReadWrite);
+    Configuration relayConfiguration = new Configuration(false);
+    settings.relayProperties().forEach(relayConfiguration::set);
+    relayConfiguration.setLong(YarnRelaySettings.DRIVER_TIMEOUT, settings.driverTimeoutSeconds());
+    Path stagedConfiguration = new Path(staging, RELAY_CONFIGURATION);
+    try (OutputStream out = fileSystem.create(stagedConfiguration, ownerReadWrite, true, 4096,
+        fileSystem.getDefaultReplication(stagedConfiguration),
+        fileSystem.getDefaultBlockSize(stagedConfiguration), null)) {
+      relayConfiguration.writeXml(out);
+    }
+    Map<String, LocalResource> resources = new HashMap<>();
+    for (Path file : List.of(stagedJar, stagedSecret, stagedConfiguration)) {
+      FileStatus status = fileSystem.getFileStatus(file);
+      resources.put(file.getName(), LocalResource.newInstance(
+          URL.fromPath(fileSystem.makeQualified(file)), LocalResourceType.FILE,
+          LocalResourceVisibility.APPLICATION, status.getLen(), status.getModificationTime()));
+    }
+    return resources;
+  }
+
+  private static ApplicationId submit(YarnClient yarnClient, String applicationName,
+      String transferId, YarnRelaySettings settings) throws IOException, YarnException {
+    ApplicationSubmissionContext context =
+        yarnClient.createApplication().getApplicationSubmissionContext();
+    context.setApplicationName(applicationName);
+    context.setApplicationType(APPLICATION_TYPE);
+    context.setApplicationTags(Set.of("relaycp", "relaycp-transfer-" + transferId));
+    context.setQueue(settings.queue());
+    context.setUnmanagedAM(true);
+    context.setMaxAppAttempts(1);
+    context.setKeepContainersAcrossApplicationAttempts(false);
+    context.setResource(Resource.newInstance(settings.memoryMegabytes(), 1));
+    context.setAMContainerSpec(ContainerLaunchContext.newInstance(
+        Map.of(), Map.of(), List.of(), null, null, null));
+    return yarnClient.submitApplication(context);
+  }
+
+  /**
+   * Waits until the ResourceManager has launched the attempt (for an unmanaged AM: is ready
+   * for it to register), then registers as its ApplicationMaster in a user of its own that
+   * holds this application's AMRM token, so the two sites' tokens never mix.
+   */
+  private void registerApplicationMaster()
+      throws IOException, YarnException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
+    while (true) {
+      ApplicationReport report = yarnClient.getApplicationReport(applicationId);
+      YarnApplicationState state = report.getYarnApplicationState();
+      if (state == YarnApplicationState.FAILED || state == YarnApplicationState.KILLED
+          || state == YarnApplicationState.FINISHED) {
+        throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "YARN ended the " + site
+            + " relays' application " + applicationId + " before it started ("
+            + firstLine(report.getDiagnostics()) + ")");
+      }
+      if (report.getCurrentApplicationAttemptId() != null) {
+        ApplicationAttemptReport attempt =
+            yarnClient.getApplicationAttemptReport(report.getCurrentApplicationAttemptId());
+        if (attempt.getYarnApplicationAttemptState() == YarnApplicationAttemptState.LAUNCHED) {
+          break;
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "the " + site + " cluster's"
+            + " ResourceManager did not accept application " + applicationId + " within "
+            + settings.startTimeoutSeconds() + " s (state " + state + "); check queue "
+            + settings.queue() + " and " + YarnRelaySettings.START_TIMEOUT);
+      }
+      Thread.sleep(100);
+    }
+    Token<AMRMTokenIdentifier> token = yarnClient.getAMRMToken(applicationId);
+    UserGroupInformation current = UserGroupInformation.getCurrentUser();
+    UserGroupInformation master = UserGroupInformation.createRemoteUser(current.getUserName());
+    master.addCredentials(current.getCredentials());
+    master.addToken(token);
+    master.doAs((PrivilegedExceptionAction<Void>) () -> {
+      AMRMClient<ContainerRequest> client = AMRMClient.createAMRMClient();
+      client.setNMTokenCache(tokens);
+      resourceManager = AMRMClientAsync.createAMRMClientAsync(client, HEARTBEAT_MILLIS,
+          new ResourceManagerEvents());
+      resourceManager.init(configuration);
+      resourceManager.start();
+      resourceManager.registerApplicationMaster("", 0, "");
+      return null;
+    });
+    nodeManagers = NMClientAsync.createNMClientAsync(new NodeManagerEvents());
+    nodeManagers.getClient().setNMTokenCache(tokens);
+    nodeManagers.init(configuration);
+    nodeManagers.start();
+  }
+
+  /** Hosts of the site's running NodeManagers. */
+  List<String> nodeManagerHosts() {
+    try {
+      List<String> hosts = new ArrayList<>();
+      for (NodeReport node : yarnClient.getNodeReports(NodeState.RUNNING)) {
+        hosts.add(node.getNodeId().getHost());
+      }
+      return hosts;
+    } catch (IOException | YarnException e) {
+      throw new RelayCpException(ErrorCode.CLUSTER_UNREACHABLE, "asking the " + site
+          + " cluster's ResourceManager for its nodes failed: " + firstLine(e.getMessage()), e);
+    }
+  }
+
+  /**
+   * Asks for one relay container on each of {@code hosts} (a host may appear more than once);
+   * a null host is any node. Placement is preferred, not required: YARN may place a relay
+   * elsewhere when a node has no room.
+   */
+  synchronized void request(List<String> hosts) {
+    for (String host : hosts) {
+      ContainerRequest request = new ContainerRequest(capability,
+          host == null ? null : new String[] {host}, null, PRIORITY, true);
+      outstanding.add(request);
+      resourceManager.addContainerRequest(request);
+    }
+  }
+
+  /** Relays that announced where they listen, by container, among those still running. */
+  Map<ContainerId, RelayAddress> announced() {
+    Map<String, String> addresses;
+    try {
+      addresses = announcements.read();
+    } catch (IOException e) {
+      LOG.debug("Cannot read the {} relays' announcements", site, e);
+      return Map.of();
+    }
+    Map<ContainerId, RelayAddress> relays = new LinkedHashMap<>();
+    for (ContainerId container : running.keySet()) {
+      String address = addresses.get(container.toString());
+      if (address != null && !lost.contains(container)) {
+        relays.put(container, RelayAddress.parse(address));
+      }
+    }
+    return relays;
+  }
+
+  /** Containers that ended before the copy let them go; each is reported once. */
+  Set<ContainerId> takeLost() {
+    Set<ContainerId> taken = Set.copyOf(lost);
+    lost.removeAll(taken);
+    return taken;
+  }
+
+  /** Containers launched so far, replacements included. */
+  synchronized int launched() {
+    return launched;
+  }
+
+  /** Requests not yet given a container. */
+  synchronized int outstanding() {
+    return outstanding.size();
+  }
+
+  /** Why the site cannot run relays, or null. */
+  String failure() {
+    return failure;
+  }
+
+  /** Moves the heartbeat forward; false if the site's file system could not be reached. */
+  boolean beat() {
+    try {
+      heartbeat.beat();
+      return true;
+    } catch (IOException e) {
+      LOG.warn("Cannot move the {} relays' heartbeat {}: {}", site, heartbeat.path(),
+          firstLine(e.getMessage()));
+      return false;
+    }
+  }
+
+  String site() {
+    return site;
+  }
+
+  ApplicationId applicationId() {
+    return applicationId;
+  }
+
+  private ContainerLaunchContext launchContext() {
+    StringBuilder classPath = new StringBuilder(Environment.PWD.$$())
+        .append(ApplicationConstants.CLASS_PATH_SEPARATOR).append(Environment.PWD.$$())
+        .append('/').append(JAR);
+    for (String entry : configuration.getTrimmedStrings(
+        YarnConfiguration.YARN_APPLICATION_CLASSPATH,
+        YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)) {
+      classPath.append(ApplicationConstants.CLASS_PATH_SEPARATOR).append(entry);
+    }
+    String logs = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
+    String command = String.join(" ",
+        Environment.JAVA_HOME.$$() + "/bin/java",
+        settings.javaOptions(),
+        "-Dlog4j.configuration=container-log4j.properties",
+        "-Dyarn.app.container.log.dir=" + logs,
+        "-Dyarn.app.container.log.filesize=0",
+        "-Dhadoop.root.logger=INFO,CLA",
+        "-Dhadoop.root.logfile=syslog",
+        "dev.relaycp.cli.Main",
+        "-conf", RELAY_CONFIGURATION,
+        "relay", "--port", "0", "--secret-file", SECRET,
+        "--announce", announcements.directory().toString(),
+        "--driver-heartbeat", heartbeat.path().toString(),
+        "1>" + logs + "/stdout", "2>" + logs + "/stderr");
+    return ContainerLaunchContext.newInstance(resources,
+        Map.of(Environment.CLASSPATH.name(), classPath.toString()), List.of(command), null,
+        null, null);
+  }
+
+  /**
+   * Unregisters the ApplicationMaster (which ends the application and its containers), kills
+   * the application if that failed, and removes the staging folder, whose heartbeat going away
+   * also tells any relay still running to stop. Safe to call more than once.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closing) {
+        return;
+      }
+      closing = true;
+    }
+    boolean unregistered = false;
+    if (nodeManagers != null) {
+      for (Container container : running.values()) {
+        nodeManagers.stopContainerAsync(container.getId(), container.getNodeId());
+      }
+    }
+    if (resourceManager != null) {
+      try {
+        resourceManager.unregisterApplicationMaster(
+            failure == null ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED,
+            failure == null ? "relaycp copy ended" : failure, "");
+        unregistered = true;
+      } catch (IOException | YarnException | RuntimeException e) {
+        LOG.warn("Cannot unregister the {} relays' application {}: {}", site, applicationId,
+            firstLine(e.getMessage()));
+      }
+      resourceManager.stop();
+    }
+    if (nodeManagers != null) {
+      nodeManagers.stop();
+    }
+    if (!unregistered) {
+      try {
+        yarnClient.killApplication(applicationId);
+      } catch (IOException | YarnException | RuntimeException e) {
+        LOG.warn("Cannot kill the {} relays' application {}: {}", site, applicationId,
+            firstLine(e.getMessage()));
+      }
+    }
+    yarnClient.stop();
+    deleteQuietly(fileSystem, stagingDirectory);
+    LOG.info("{} site: application {} ended, {} relays launched", site, applicationId, launched);
+  }
+
+  private static void deleteQuietly(FileSystem fileSystem, Path path) {
+    try {
+      fileSystem.delete(path, true);
+    } catch (IOException e) {
+      LOG.warn("Cannot remove the relay staging folder {}: {}", path, firstLine(e.getMessage()));
+    }
+  }
+
+  private static String firstLine(String message) {
+    if (message == null || message.isBlank()) {
+      return "no reason given";
+    }
+    int end = message.indexOf('\n');
+    return (end < 0 ? message : message.substring(0, end)).strip();
+  }
+
+  /** Launches what the ResourceManager allocates, and notes relays that end. */
+  private final class ResourceManagerEvents extends AMRMClientAsync.AbstractCallbackHandler {
+    @Override
+    public void onContainersAllocated(List<Container> containers) {
+      for (Container container : containers) {
+        boolean wanted;
+        synchronized (YarnSite.this) {
+          wanted = !closing && !outstanding.isEmpty();
+          if (wanted) {
+            ContainerRequest request = matching(container);
+            outstanding.remove(request);
+            resourceManager.removeContainerRequest(request);
+            launched++;
+            running.put(container.getId(), container);
+          }
+        }
+        if (wanted) {
+          LOG.info("{} site: starting relay container {} on {}", site, container.getId(),
+              container.getNodeId().getHost());
+          nodeManagers.startContainerAsync(container, launchContext());
+        } else {
+          resourceManager.releaseAssignedContainer(container.getId());
+        }
+      }
+    }
+
+    /** The request this container satisfies: one for its host if any, else the oldest. */
+    private ContainerRequest matching(Container container) {
+      String host = container.getNodeId().getHost();
+      for (ContainerRequest request : outstanding) {
+        if (request.getNodes() != null && request.getNodes().contains(host)) {
+          return request;
+        }
+      }
+      for (ContainerRequest request : outstanding) {
+        if (request.getNodes() == null || request.getNodes().isEmpty()) {
+          return request;
+        }
+      }
+      return outstanding.get(0);
+    }
+
+    @Override
+    public void onContainersCompleted(List<ContainerStatus> statuses) {
+      for (ContainerStatus status : statuses) {
+        if (running.remove(status.getContainerId()) != null && !closing) {
+          LOG.warn("{} site: relay container {} ended (exit {}): {}", site,
+              status.getContainerId(), status.getExitStatus(), firstLine(status.getDiagnostics()));
+          lost.add(status.getContainerId());
+        }
+      }
+    }
+
+    @Override
+    public void onContainersUpdated(List<UpdatedContainer> containers) {}
+
+    @Override
+    public void onShutdownRequest() {
+      failure = "the " + site + " cluster's ResourceManager asked the relays' application to"
+          + " shut down";
+      LOG.warn(failure);
+    }
+
+    @Override
+    public void onNodesUpdated(List<NodeReport> updatedNodes) {}
+
+    @Override
+    public float getProgress() {
+      return 0;
+    }
+
+    @Override
+    public void onError(Throwable e) {
+      failure = "the " + site + " cluster's ResourceManager failed: " + firstLine(e.getMessage());
+      LOG.warn(failure, e);
+    }
+  }
+
+  /** A container that cannot be started counts as lost. */
+  private final class NodeManagerEvents extends NMClientAsync.AbstractCallbackHandler {
+    @Override
+    public void onContainerStarted(ContainerId containerId, Map<String, ByteBuffer> data) {}
+
+    @Override
+    public void onContainerStatusReceived(ContainerId containerId, ContainerStatus status) {}
+
+    @Override
+    public void onContainerStopped(ContainerId containerId) {}
+
+    @Override
+    public void onStartContainerError(ContainerId containerId, Throwable t) {
+      if (running.remove(containerId) != null && !closing) {
+        LOG.warn("{} site: relay container {} did not start", site, containerId, t);
+        lost.add(containerId);
+      }
+    }
+
+    @Override
+    public void onContainerResourceIncreased(ContainerId containerId, Resource resource) {}
+
+    @Override
+    public void onContainerResourceUpdated(ContainerId containerId, Resource resource) {}
+
+    @Override
+    public void onGetContainerStatusError(ContainerId containerId, Throwable t) {}
+
+    @Override
+    public void onIncreaseContainerResourceError(ContainerId containerId, Throwable t) {}
+
+    @Override
+    public void onUpdateContainerResourceError(ContainerId containerId, Throwable t) {}
+
+    @Override
+    public void onStopContainerError(ContainerId containerId, Throwable t) {}
+  }
+}

@@ -1,0 +1,245 @@
+package dev.relaycp.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.relaycp.cli.RelayCpCommand;
+import dev.relaycp.cli.RelayCpTool;
+import dev.relaycp.testkit.DemoDataset;
+import dev.relaycp.testkit.EmbeddedSite;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.yarn.api.records.ContainerReport;
+import org.apache.hadoop.yarn.api.records.SignalContainerCommand;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Relays as YARN containers: a MiniDFSCluster and a MiniYARNCluster per site, the product
+ * jar localized into real container processes that run on a Hadoop installation's class
+ * path, and the driver as a user runs it (the CLI, or a JVM of its own to be killed).
+ */
+class YarnRelaysIT {
+  private static final long BLOCK = 256 * 1024;
+  private static final int NODES = 2;
+  private static final String TYPE = YarnSite.APPLICATION_TYPE;
+  static EmbeddedSite source;
+  static EmbeddedSite destination;
+  static Path configurations;
+
+  @TempDir Path temporary;
+
+  @BeforeAll
+  static void startSites() throws IOException {
+    List<String> hadoop = EmbeddedSite.classPathFrom(
+        Path.of(System.getProperty("relaycp.hadoop.classpath")));
+    source = EmbeddedSite.start("src", NODES, BLOCK, hadoop);
+    destination = EmbeddedSite.start("dst", NODES, BLOCK, hadoop);
+    configurations = Files.createTempDirectory("relaycp-yarn-it-conf-");
+    writeConfiguration(source, configurations.resolve("src"));
+    writeConfiguration(destination, configurations.resolve("dst"));
+    FileSystem sourceFiles = FileSystem.get(source.uri("/"), new Configuration());
+    DemoDataset.write(sourceFiles, new org.apache.hadoop.fs.Path("/demo"), BLOCK, 30, 12, 11L);
+    // 24 MiB in 96 blocks: long enough, at a limited rate, to lose a relay in the middle.
+    try (FSDataOutputStream out = sourceFiles.create(new org.apache.hadoop.fs.Path("/big/a.bin"),
+        true, 4096, (short) 1, BLOCK)) {
+      byte[] block = new byte[(int) BLOCK];
+      for (int index = 0; index < 96; index++) {
+        java.util.Arrays.fill(block, (byte) index);
+        out.write(block);
+      }
+    }
+  }
+
+  /** A cluster's client configuration folder, as a user copies one from a gateway. */
+  private static void writeConfiguration(EmbeddedSite site, Path folder) throws IOException {
+    Files.createDirectories(folder);
+    try (OutputStream out = Files.newOutputStream(folder.resolve("yarn-site.xml"))) {
+      site.configuration().writeXml(out);
+    }
+  }
+
+  @AfterAll
+  static void stopSites() {
+    try {
+      destination.close();
+    } finally {
+      source.close();
+      FileUtil.fullyDelete(configurations.toFile());
+    }
+  }
+
+  record Result(int exitCode, String out, String err) {
+    JsonNode json() throws IOException {
+      return new ObjectMapper().readTree(out);
+    }
+  }
+
+  private static Result copy(String sourcePath, String target, String... options) {
+    List<String> args = new ArrayList<>(List.of("copy", source.uri(sourcePath).toString(),
+        destination.uri(target).toString(), "--relays", "yarn",
+        "--src-conf", configurations.resolve("src").toString(),
+        "--dst-conf", configurations.resolve("dst").toString(),
+        "-D", YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar"),
+        "-D", YarnRelaySettings.MEMORY_MB + "=256",
+        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m",
+        "--json", "--no-progress", "--no-history"));
+    args.addAll(List.of(options));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
+        new PrintWriter(out, true), new PrintWriter(err, true)).execute(args.toArray(String[]::new));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  private static void awaitNoRelayContainers(long seconds) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (System.nanoTime() < deadline) {
+      if (source.liveContainers(TYPE).isEmpty() && destination.liveContainers(TYPE).isEmpty()) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    assertThat(source.liveContainers(TYPE)).as("source relay containers").isEmpty();
+    assertThat(destination.liveContainers(TYPE)).as("destination relay containers").isEmpty();
+  }
+
+  private static List<ContainerReport> awaitRelayContainers(EmbeddedSite site, int count)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    List<ContainerReport> live = site.liveContainers(TYPE);
+    while (live.size() < count && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      live = site.liveContainers(TYPE);
+    }
+    assertThat(live).as(site.name() + " relay containers").hasSizeGreaterThanOrEqualTo(count);
+    return live;
+  }
+
+  /** Waits until {@code count} relays announced themselves in the site's staging folder. */
+  private static void awaitAnnouncedRelays(EmbeddedSite site, int count) throws Exception {
+    FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      var announced = files.globStatus(
+          new org.apache.hadoop.fs.Path("/tmp/relaycp-staging/*/*/relays/container_*"));
+      if (announced != null && announced.length >= count) {
+        return;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError(site.name() + ": fewer than " + count + " relays announced");
+  }
+
+  private static boolean stagingLeft(EmbeddedSite site) throws IOException {
+    FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
+    org.apache.hadoop.fs.Path staging = new org.apache.hadoop.fs.Path("/tmp/relaycp-staging");
+    if (!files.exists(staging)) {
+      return false;
+    }
+    for (var user : files.listStatus(staging)) {
+      if (files.listStatus(user.getPath()).length > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void copiesThroughYarnRelaysOnBothSitesAndLeavesNothingRunning() throws Exception {
+    Result result = copy("/demo", "/copy-demo");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    JsonNode summary = result.json();
+    assertThat(summary.get("verified").asBoolean()).isTrue();
+    assertThat(summary.get("provisioner").asText()).isEqualTo("yarn");
+    assertThat(summary.get("relaysStarted").get("src").asInt()).isEqualTo(NODES);
+    assertThat(summary.get("relaysStarted").get("dst").asInt()).isEqualTo(NODES);
+    assertThat(summary.get("routes").asInt()).isEqualTo(NODES);
+    assertThat(summary.get("localReadFraction").asDouble()).isGreaterThanOrEqualTo(0.9);
+    awaitNoRelayContainers(30);
+    assertThat(stagingLeft(source)).as("source staging left").isFalse();
+    assertThat(stagingLeft(destination)).as("destination staging left").isFalse();
+  }
+
+  @Test
+  void aRelayContainerKilledMidCopyIsReplacedAndTheCopyVerifies() throws Exception {
+    CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> copy("/big",
+        "/copy-big", "-D", "relaycp.relay.parallel-streams=1",
+        "-D", "relaycp.relay.bytes-per-second-limit=1048576"));
+    List<ContainerReport> relays = awaitRelayContainers(source, NODES);
+    awaitRelayContainers(destination, NODES);
+    awaitAnnouncedRelays(source, NODES);
+    awaitAnnouncedRelays(destination, NODES);
+    Thread.sleep(3_000);
+    assertThat(running).as("the copy runs when a relay is killed").isNotDone();
+    try (YarnClient client = YarnClient.createYarnClient()) {
+      client.init(source.configuration());
+      client.start();
+      client.signalToContainer(relays.get(0).getContainerId(),
+          SignalContainerCommand.FORCEFUL_SHUTDOWN);
+    }
+    Result result = running.get(240, TimeUnit.SECONDS);
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    JsonNode summary = result.json();
+    assertThat(summary.get("verified").asBoolean()).isTrue();
+    assertThat(summary.get("routesDropped").asInt()).isGreaterThanOrEqualTo(1);
+    assertThat(summary.get("relaysStarted").get("src").asInt()).isEqualTo(NODES + 1);
+    awaitNoRelayContainers(30);
+  }
+
+  @Test
+  void afterTheDriverIsKilledNoRelayContainerOutlivesTheDriverTimeout() throws Exception {
+    long timeoutSeconds = 6;
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "dev.relaycp.cli.Main",
+        "copy", source.uri("/big").toString(), destination.uri("/copy-killed").toString(),
+        "--relays", "yarn",
+        "--src-conf", configurations.resolve("src").toString(),
+        "--dst-conf", configurations.resolve("dst").toString(),
+        "-D", YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar"),
+        "-D", YarnRelaySettings.MEMORY_MB + "=256",
+        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m",
+        "-D", YarnRelaySettings.DRIVER_TIMEOUT + "=" + timeoutSeconds,
+        "-D", "relaycp.relay.parallel-streams=1",
+        "-D", "relaycp.relay.bytes-per-second-limit=262144",
+        "--no-progress", "--no-history"));
+    File log = temporary.resolve("driver.log").toFile();
+    Process driver = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(log).start();
+    try {
+      awaitRelayContainers(source, NODES);
+      awaitRelayContainers(destination, NODES);
+      Thread.sleep(2_000);
+      assertThat(driver.isAlive()).as(Files.readString(log.toPath())).isTrue();
+    } finally {
+      driver.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+    long killed = System.nanoTime();
+
+    awaitNoRelayContainers(timeoutSeconds + 40);
+    assertThat((System.nanoTime() - killed) / 1e9).as("seconds until the relays stopped")
+        .isGreaterThanOrEqualTo(timeoutSeconds - 3);
+    assertThat(stagingLeft(source)).as("source staging left").isFalse();
+    assertThat(stagingLeft(destination)).as("destination staging left").isFalse();
+  }
+}

@@ -1,0 +1,83 @@
+package dev.relaycp.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class YarnRelaysTest {
+  @TempDir Path temporary;
+
+  @Test
+  void sourceRelaysGoToTheNodeManagersOfTheDatanodesWithTheMostBytesFirst() {
+    List<String> placement = YarnRelays.placement(3, List.of("127.0.0.1", "10.99.0.7"),
+        List.of("localhost", "10.99.0.8"));
+
+    assertThat(placement).containsExactly("localhost", null, null);
+  }
+
+  @Test
+  void eachNodeManagerIsAskedForOnceAtMost() {
+    assertThat(YarnRelays.placement(2, List.of("127.0.0.1"), List.of("localhost", "127.0.0.1")))
+        .containsExactly("localhost", null);
+  }
+
+  @Test
+  void theProductJarMustBundlePicocli() throws IOException {
+    Path plain = jar("plain.jar", "dev/relaycp/cli/Main.class");
+    Path product = jar("product.jar", YarnRelays.PRODUCT_JAR_MARKER);
+
+    assertThat(YarnRelays.productJar(Optional.of(product.toString())).toUri().getPath())
+        .isEqualTo(product.toString());
+    assertThatThrownBy(() -> YarnRelays.productJar(Optional.of(plain.toString())))
+        .isInstanceOfSatisfying(RelayCpException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+        .hasMessageContaining("is not the product jar")
+        .hasMessageContaining(YarnRelaySettings.JAR);
+    assertThatThrownBy(() -> YarnRelays.productJar(Optional.of(temporary.toString())))
+        .hasMessageContaining("is not a jar file");
+  }
+
+  @Test
+  void settingsAreCheckedWhereTheyAreRead() {
+    Configuration configuration = new Configuration(false);
+    YarnRelaySettings defaults = YarnRelaySettings.from(configuration, Map.of());
+    assertThat(defaults.memoryMegabytes()).isEqualTo(1024);
+    assertThat(defaults.driverTimeoutSeconds()).isEqualTo(60);
+    assertThat(defaults.queue()).isEqualTo("default");
+
+    configuration.set(YarnRelaySettings.MEMORY_MB, "0");
+    assertThatThrownBy(() -> YarnRelaySettings.from(configuration, Map.of()))
+        .hasMessage(YarnRelaySettings.MEMORY_MB
+            + " must be 1 or more, got 0; fix it in relaycp-site.xml or -D");
+    configuration.set(YarnRelaySettings.MEMORY_MB, "lots");
+    assertThatThrownBy(() -> YarnRelaySettings.from(configuration, Map.of()))
+        .hasMessageContaining("must be a whole number, got lots");
+  }
+
+  private Path jar(String name, String... entries) throws IOException {
+    Path jar = temporary.resolve(name);
+    try (OutputStream file = Files.newOutputStream(jar);
+        JarOutputStream out = new JarOutputStream(file)) {
+      for (String entry : Arrays.asList(entries)) {
+        out.putNextEntry(new JarEntry(entry));
+        out.closeEntry();
+      }
+    }
+    return jar;
+  }
+}
