@@ -5,9 +5,12 @@ import dev.relaycp.cli.CopyProgress;
 import dev.relaycp.cli.ExitCodes;
 import dev.relaycp.cli.HadoopOptions;
 import dev.relaycp.cli.RelayCpCommand;
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.EmbeddedClusters;
 import dev.relaycp.fs.FileSystemOpener;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,6 +49,12 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Local relay pairs for relaycp (default: ${DEFAULT-VALUE}).")
   int pairs;
 
+  @Option(names = "--relays", defaultValue = "local", paramLabel = "local|yarn",
+      description = {"local: relay pairs as processes of this machine (--pairs). yarn: a",
+          "MiniYARNCluster beside each cluster, one NodeManager per datanode, and relaycp's",
+          "relays as its containers, one per datanode (default: ${DEFAULT-VALUE})."})
+  String relays;
+
   @Option(names = "--datanodes", defaultValue = "2", paramLabel = "N",
       description = "Datanodes per cluster (default: ${DEFAULT-VALUE}).")
   int datanodes;
@@ -65,6 +74,14 @@ public final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Configuration configuration = hadoop.apply(parent.configuration());
+    if ("yarn".equalsIgnoreCase(relays)) {
+      return new YarnDemo(configuration, spec.commandLine().getOut(),
+          spec.commandLine().getErr(), json, datanodes, blockSize, smallFiles, blocks).run();
+    }
+    if (!"local".equalsIgnoreCase(relays)) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--relays '" + relays + "' is neither local nor yarn");
+    }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (EmbeddedClusters clusters = EmbeddedClusters.start(datanodes, blockSize)) {
@@ -81,15 +98,22 @@ public final class DemoCommand implements Callable<Integer> {
           clusters.destinationUri("/relaycp-copy"), pairs, CopyProgress.start(!json));
       ToolRun distcp = harness.distcp(clusters.sourceUri("/demo"),
           clusters.destinationUri("/distcp-copy"), 2 * pairs);
-      List<ToolRun> runs = List.of(relaycp, distcp);
-      if (json) {
-        out.println(CopyCommand.jsonMapper().writeValueAsString(asJson(runs)));
-      } else {
-        printTable(out, runs);
-      }
-      out.flush();
-      return runs.stream().allMatch(ToolRun::verified) ? ExitCodes.OK : ExitCodes.VERIFICATION_FAILED;
+      return report(out, json, "local", List.of(relaycp, distcp));
     }
+  }
+
+  /** Prints the runs side by side; the exit code says whether every file of both verified. */
+  static int report(PrintWriter out, boolean json, String provisioner, List<ToolRun> runs)
+      throws IOException {
+    if (json) {
+      Map<String, Object> result = asJson(runs);
+      result.put("provisioner", provisioner);
+      out.println(CopyCommand.jsonMapper().writeValueAsString(result));
+    } else {
+      printTable(out, runs);
+    }
+    out.flush();
+    return runs.stream().allMatch(ToolRun::verified) ? ExitCodes.OK : ExitCodes.VERIFICATION_FAILED;
   }
 
   private static void printTable(PrintWriter out, List<ToolRun> runs) {
@@ -117,6 +141,7 @@ public final class DemoCommand implements Callable<Integer> {
       entry.put("verifiedFiles", run.verifiedFiles());
       entry.put("verified", run.verified());
       entry.put("note", run.note());
+      entry.putAll(run.details());
       result.put(run.tool(), entry);
     }
     result.put("ratio", runs.get(0).megabytesPerSecond() / runs.get(1).megabytesPerSecond());

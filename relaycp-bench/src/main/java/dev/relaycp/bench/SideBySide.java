@@ -9,12 +9,17 @@ import dev.relaycp.transfer.ChecksumVerifier;
 import dev.relaycp.transfer.CopyDriver;
 import dev.relaycp.transfer.CopyReport;
 import dev.relaycp.transfer.CopySettings;
+import dev.relaycp.transfer.RouteSource;
+import dev.relaycp.transfer.SourceTree;
 import dev.relaycp.transfer.TransferProgress;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -42,26 +47,43 @@ public final class SideBySide {
     this.opener = FileSystemOpener.of(configuration);
   }
 
+  /** relaycp through {@code pairs} pairs of local relay processes. */
   public ToolRun relaycp(URI source, URI target, int pairs, TransferProgress.Listener progress)
       throws IOException {
     java.nio.file.Path secretFile = Files.createTempFile("relaycp-demo-secret-", "");
     TransferSecret secret = TransferSecret.generate();
     secret.writeTo(secretFile);
-    long started = System.nanoTime();
-    try (LocalRelayProcesses relays =
-        LocalRelayProcesses.start(pairs, secretFile, Map.of(), List.of())) {
-      double startUp = (System.nanoTime() - started) / 1e9;
-      CopyReport report = new CopyDriver(opener).copy(CopySettings.of(source, target, false),
-          relays.routes(), secret, progress);
-      int verified = (int) report.verification().stream().filter(file -> file.verified()).count();
-      // Relays on datanodes run before a copy as YARN does before a DistCp job, so their
-      // start-up is reported beside the copy's time, not in it.
-      return new ToolRun("relaycp", report.bytes(), report.files(), report.seconds(), verified,
-          String.format("%d relay pairs (local processes; their start-up took %.1f s more), "
-              + "%d chunks", pairs, startUp, report.chunks()));
+    try {
+      return relaycp(source, target, secret,
+          tree -> LocalRelayProcesses.start(pairs, secretFile, Map.of(), List.of()),
+          pairs + " relay pairs (local processes)", progress);
     } finally {
       Files.deleteIfExists(secretFile);
     }
+  }
+
+  /**
+   * relaycp through the relays {@code relays} starts for the listing ({@code how} says what
+   * they are). Their start-up is reported beside the copy's time, not in it: relays on
+   * datanodes run before a copy as YARN does before a DistCp job.
+   */
+  public ToolRun relaycp(URI source, URI target, TransferSecret secret,
+      Function<SourceTree, ? extends RouteSource> relays, String how,
+      TransferProgress.Listener progress) {
+    CopyReport report = new CopyDriver(opener).copy(CopySettings.of(source, target, false),
+        relays, secret, progress);
+    int verified = (int) report.verification().stream().filter(file -> file.verified()).count();
+    double startUp = report.phaseSeconds().getOrDefault("relays", 0.0);
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("provisioner", report.provisioner());
+    details.put("relaysStarted", report.relaysStarted());
+    details.put("routes", report.routes());
+    details.put("relayStartSeconds", startUp);
+    details.put("localReadFraction", report.localReadFraction());
+    return new ToolRun("relaycp", report.bytes(), report.files(), report.seconds() - startUp,
+        verified, String.format(Locale.ROOT, "%s; their start-up took %.1f s more; %d chunks,"
+            + " %.0f%% of bytes read on a datanode holding them", how, startUp,
+            report.chunks(), 100 * report.localReadFraction()), details);
   }
 
   public ToolRun distcp(URI source, URI target, int maps) throws Exception {
