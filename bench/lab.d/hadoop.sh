@@ -1,4 +1,4 @@
-# Hadoop half of the lab: real HDFS daemons (and YARN on the source site), one JVM
+# Hadoop half of the lab: real HDFS and YARN daemons on both sites, one JVM
 # per daemon, each inside its host's namespace with its own generated config.
 # shellcheck shell=bash
 
@@ -43,7 +43,8 @@ build_lib() {
 prop() { printf '  <property><name>%s</name><value>%s</value></property>\n' "$1" "$2"; }
 xml() { echo '<?xml version="1.0"?>'; echo '<configuration>'; cat; echo '</configuration>'; }
 
-# Config dir for one host: core/hdfs for everyone, yarn/mapred on the source site.
+# Config dir for one host: core, hdfs, yarn and mapred, each site with its own NameNode and
+# ResourceManager.
 write_conf() {
   local h=$1 s d conf
   s=$(site_of "$h"); d="$LAB_DIR/hosts/$h"; conf="$d/conf"
@@ -70,9 +71,11 @@ write_conf() {
     prop dfs.datanode.max.transfer.threads 256
     prop dfs.namenode.handler.count 16
   } | xml > "$conf/hdfs-site.xml"
-  local mem=$((LAB_SLOTS_PER_NODE * LAB_MAP_MB + LAB_AM_MB))
+  # Room for DistCp's maps and AM, plus one relaycp relay container. The relay's share is a
+  # scheduling figure (memory checks are off): small enough that no third map fits.
+  local mem=$((LAB_SLOTS_PER_NODE * LAB_MAP_MB + LAB_AM_MB + LAB_RELAY_MB))
   {
-    prop yarn.resourcemanager.hostname src-nn
+    prop yarn.resourcemanager.hostname "$s-nn"
     prop yarn.nodemanager.hostname "$h"
     prop yarn.nodemanager.address "$h:45454"
     prop yarn.nodemanager.local-dirs "$d/nm-local"
@@ -82,7 +85,7 @@ write_conf() {
     prop yarn.nodemanager.vmem-check-enabled false
     prop yarn.nodemanager.pmem-check-enabled false
     prop yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage 99
-    prop yarn.scheduler.minimum-allocation-mb 128
+    prop yarn.scheduler.minimum-allocation-mb 64
     prop yarn.scheduler.maximum-allocation-mb "$mem"
     prop yarn.application.classpath "$LAB_DIR/lib/*"
     prop yarn.nodemanager.env-whitelist "JAVA_HOME"
@@ -101,7 +104,7 @@ write_conf() {
     prop mapreduce.map.java.opts "-Xmx$((LAB_MAP_MB * 3 / 4))m -XX:+UseSerialGC"
     prop mapreduce.job.ubertask.enable false
     prop yarn.app.mapreduce.am.staging-dir /tmp/hadoop-yarn/staging
-    prop mapreduce.jobhistory.address "src-nn:10020"
+    prop mapreduce.jobhistory.address "$s-nn:10020"
   } | xml > "$conf/mapred-site.xml"
   {
     prop yarn.scheduler.capacity.root.queues default
@@ -157,7 +160,7 @@ live_datanodes() {
     'd["beans"][0]["NumLiveDataNodes"]'
 }
 active_nodemanagers() {
-  lab_http_json src-client "http://$(host_ip src-nn):8088/ws/v1/cluster/metrics" 'd["clusterMetrics"]["activeNodes"]'
+  lab_http_json "$1-client" "http://$(host_ip "$1-nn"):8088/ws/v1/cluster/metrics" 'd["clusterMetrics"]["activeNodes"]'
 }
 
 wait_for() {
@@ -190,19 +193,22 @@ hadoop_up() {
   for s in src dst; do
     start_daemon "$s-nn" namenode org.apache.hadoop.hdfs.server.namenode.NameNode
   done
-  start_daemon src-nn resourcemanager org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
+  for s in src dst; do
+    start_daemon "$s-nn" resourcemanager org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
+  done
   sleep 5
   for s in src dst; do
     for h in $(datanodes "$s"); do
       start_daemon "$h" datanode org.apache.hadoop.hdfs.server.datanode.DataNode
     done
   done
-  for h in $(datanodes src); do
+  for h in $(datanodes src) $(datanodes dst); do
     start_daemon "$h" nodemanager org.apache.hadoop.yarn.server.nodemanager.NodeManager
   done
   wait_for "src live datanodes" "$LAB_DATANODES" 180 live_datanodes src
   wait_for "dst live datanodes" "$LAB_DATANODES" 180 live_datanodes dst
-  wait_for "src active NodeManagers" "$LAB_DATANODES" 180 active_nodemanagers
+  wait_for "src active NodeManagers" "$LAB_DATANODES" 180 active_nodemanagers src
+  wait_for "dst active NodeManagers" "$LAB_DATANODES" 180 active_nodemanagers dst
 }
 
 # Stop every lab JVM: TERM each recorded pid, then KILL what is left after 10 s.
@@ -241,7 +247,7 @@ hadoop_status() {
     fi
   done
   [[ -n $(lab_namespaces) ]] || return 0
-  echo "src live datanodes: $(live_datanodes src)   dst live datanodes: $(live_datanodes dst)   NodeManagers: $(active_nodemanagers)"
+  echo "src live datanodes: $(live_datanodes src)   dst live datanodes: $(live_datanodes dst)   NodeManagers: $(active_nodemanagers src) src, $(active_nodemanagers dst) dst"
 }
 
 # True when every HDFS and YARN daemon the lab started still runs.

@@ -643,6 +643,25 @@ def main(folder):
             fmt(r.get("prediction_error_pct")), fmt(r.get("cpu_busy_pct")),
             ("yes" if v.get("ok") else f"NO ({v.get('problemCount', '?')} problems)") + f", {v.get('files', '?')} files",
             r.get("bound", "–")]) + " |")
+    relay_rows = []
+    for r in runs:
+        summary = r.get("relaycp_summary") or {}
+        if r["tool"] != "relaycp" or not summary:
+            continue
+        started = summary.get("relaysStarted") or {}
+        relay_rows.append("| " + " | ".join([
+            r["dataset"], str(r["k"]), summary.get("provisioner", "static"),
+            f"{started.get('src', '–')} / {started.get('dst', '–')}",
+            fmt((summary.get("phaseSeconds") or {}).get("relays")),
+            fmt(summary.get("localReadFraction"), 3), str(summary.get("routesDropped", "–"))]) + " |")
+    if relay_rows:
+        md += ["", "## relaycp's relays", "",
+               "Containers started (src / dst) and their start-up: relaycp's `relays` phase, from"
+               " the end of the listing until every relay container had announced itself (the"
+               " copy's seconds above include it). Local reads: the share of bytes a relay read"
+               " on a datanode holding them.", "",
+               "| dataset | k | provisioner | containers | start-up s | local reads | routes dropped |",
+               "|---|---|---|---|---|---|---|"] + relay_rows
     md += ["", "## Checks", ""] + [f"- {'PASS' if ok else 'FAIL'} {c}" for c, ok in checks]
     md += ["", "## Targets (issue 4; performance, so reported, not failed on)", ""]
     md += [f"- {'MET' if ok else 'MISSED'} {c}" for c, ok in targets] or ["- none apply to these runs"]

@@ -166,12 +166,18 @@ run_distcp() {
 
 # ---------------------------------------------------------------- relaycp
 # The relaycp side runs against the CLI the copy tool provides:
-#   relaycp relay --port N --secret-file F
+#   relaycp copy SRC DST --relays yarn[,h:p...] --dst-relays yarn[,h:p...] --src-conf D --dst-conf D
+#   relaycp relay --port N --secret-file F             (spawned hosts; LAB_RELAYS=hand)
 #   relaycp copy SRC DST --relays h:p,... --dst-relays h:p,... --secret-file F --json
 relays_started=0
+# The secret of the spawned hosts' relays (and of hand-started ones), one per lab run.
+ensure_secret() {
+  [[ -s "$LAB_DIR/secret" ]] && return 0
+  head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$LAB_DIR/secret"; chmod 600 "$LAB_DIR/secret"
+}
 start_existing_relays() {
   ((relays_started)) && return 0
-  head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$LAB_DIR/secret"; chmod 600 "$LAB_DIR/secret"
+  rm -f "$LAB_DIR/secret"; ensure_secret
   local h f
   # Relays left by an earlier run on a kept lab hold the port and the old secret.
   for h in $(datanodes src) $(datanodes dst); do
@@ -281,10 +287,22 @@ run_relaycp() {
       "$ds" "$k" "$RELAYCP_BIN" "$rj"
     return 0
   fi
-  start_existing_relays
-  local i srcs="" dsts="" h
-  for h in $(datanodes src | head -n "$routes"); do srcs+="${srcs:+,}$h:$RELAY_PORT"; done
-  for h in $(datanodes dst | head -n "$routes"); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
+  local i srcs="" dsts="" h relay_options=()
+  if [[ $LAB_RELAYS == yarn ]]; then
+    # The datanode relays are YARN containers of each site's NodeManagers, one per datanode
+    # (the first $routes), started by relaycp for this copy and stopped after it.
+    ensure_secret
+    srcs=yarn; dsts=yarn
+    relay_options=(--relays-per-site "$routes"
+      --src-conf "$LAB_DIR/hosts/src-client/conf" --dst-conf "$LAB_DIR/hosts/dst-client/conf"
+      -D "relaycp.yarn.relay-memory-mb=$LAB_RELAY_MB" -D "relaycp.relay.java-opts=-Xmx384m")
+    ((k > 0)) && relay_options+=(--secret-file "$LAB_DIR/secret")
+  else
+    start_existing_relays
+    for h in $(datanodes src | head -n "$routes"); do srcs+="${srcs:+,}$h:$RELAY_PORT"; done
+    for h in $(datanodes dst | head -n "$routes"); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
+    relay_options=(--secret-file "$LAB_DIR/secret")
+  fi
   for ((i = 1; i <= k; i++)); do srcs+=",src-sp$i:$RELAY_PORT"; dsts+=",dst-sp$i:$RELAY_PORT"; done
   fs_rm "$(nn_uri dst)/relaycp/$ds"
   rm -f "$LAB_DIR/spawned.times"
@@ -299,7 +317,7 @@ run_relaycp() {
   measure "$rj" relaycp "$ds" "$k" "$((LAB_DATANODES + k))" "$((LAB_DATANODES + k))" \
     in_host src-client env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="-Xmx512m" HADOOP_CONF_DIR="$LAB_DIR/hosts/src-client/conf" \
       "$RELAYCP_BIN" copy "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/relaycp/$ds" \
-      --relays "$srcs" --dst-relays "$dsts" --secret-file "$LAB_DIR/secret" --json "${window[@]}" \
+      --relays "$srcs" --dst-relays "$dsts" "${relay_options[@]}" --json "${window[@]}" \
     || log "relaycp $ds k=$k exited non-zero; see $runs/$ds-relaycp-k$k.err"
   for i in "${spawners[@]}"; do wait "$i" 2>/dev/null || true; done
   remove_spawned
@@ -428,6 +446,7 @@ json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_si
            "file_sizes": {$(for d in ${datasets//,/ }; do printf '"%s": "%s", ' "$d" "$(dataset_histogram "$d")"; done)"-": ""},
            "cores": $(nproc), "run_seconds": $(date +%s) - $t_start,
            "loadavg_at_start": "$load_start", "loadavg_at_end": "$(cut -d' ' -f1-3 /proc/loadavg)",
+           "relays": "$LAB_RELAYS", "relay_container_mb": $LAB_RELAY_MB,
            "relaycp_bin": "$RELAYCP_BIN"},
           open(sys.argv[1] + "/lab.json", "w"), indent=2)
 PY
