@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -112,15 +114,25 @@ public final class YarnRelays implements RelayProvisioner {
     YarnRelaySettings settings = request.settings();
     Path jar = productJar(settings.jar());
     String transferId = UUID.randomUUID().toString();
-    YarnSite source = YarnSite.start("src", request.applicationName(), transferId,
-        request.source(), settings, jar, request.secret());
+    // The two clusters' applications start side by side: each takes a round trip or two
+    // to its ResourceManager and a write of the jar to its file system.
+    CompletableFuture<YarnSite> starting = CompletableFuture.supplyAsync(() -> YarnSite.start(
+        "dst", request.applicationName(), transferId, request.destination(), settings, jar,
+        request.secret()));
+    YarnSite source;
+    try {
+      source = YarnSite.start("src", request.applicationName(), transferId, request.source(),
+          settings, jar, request.secret());
+    } catch (RuntimeException e) {
+      starting.thenAccept(YarnSite::close);
+      throw e;
+    }
     YarnSite destination;
     try {
-      destination = YarnSite.start("dst", request.applicationName(), transferId,
-          request.destination(), settings, jar, request.secret());
-    } catch (RuntimeException e) {
+      destination = starting.join();
+    } catch (CompletionException e) {
       source.close();
-      throw e;
+      throw e.getCause() instanceof RuntimeException cause ? cause : e;
     }
     YarnRelays relays = new YarnRelays(settings, source, destination);
     ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,

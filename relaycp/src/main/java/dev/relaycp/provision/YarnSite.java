@@ -81,7 +81,8 @@ final class YarnSite implements AutoCloseable {
   private static final String SECRET = "relaycp.secret";
   private static final String RELAY_CONFIGURATION = "relaycp-relay.xml";
   private static final Priority PRIORITY = Priority.newInstance(0);
-  private static final int HEARTBEAT_MILLIS = 1_000;
+  /** Often enough that a container granted on a NodeManager's heartbeat starts at once. */
+  private static final int HEARTBEAT_MILLIS = 250;
 
   private final String site;
   private final Configuration configuration;
