@@ -87,8 +87,10 @@ write_conf() {
     prop yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage 99
     prop yarn.scheduler.minimum-allocation-mb 64
     prop yarn.scheduler.maximum-allocation-mb "$mem"
-    prop yarn.application.classpath "$LAB_DIR/lib/*"
-    prop yarn.nodemanager.env-whitelist "JAVA_HOME"
+    # Containers see their host's configuration, as on a cluster whose NodeManagers export
+    # HADOOP_CONF_DIR: a relay container writes with the site's dfs.blocksize.
+    prop yarn.application.classpath "\$HADOOP_CONF_DIR,$LAB_DIR/lib/*"
+    prop yarn.nodemanager.env-whitelist "JAVA_HOME,HADOOP_CONF_DIR"
     prop yarn.log-aggregation-enable false
     # Map-only jobs still ask every NodeManager for the shuffle service.
     prop yarn.nodemanager.aux-services mapreduce_shuffle

@@ -143,7 +143,8 @@ public final class YarnRelays implements RelayProvisioner {
           relayCount(request.relaysPerSite(), request.destination(), destination);
       relays.startMonitor();
       source.request(placement(sourceCount, request.sourceHosts(), source.nodeManagerHosts()));
-      destination.request(Collections.nCopies(destinationCount, null));
+      destination.request(
+          placement(destinationCount, List.of(), destination.nodeManagerHosts()));
       relays.awaitFirstRelays(sourceCount, destinationCount);
       return relays;
     } catch (RuntimeException e) {
@@ -202,8 +203,10 @@ public final class YarnRelays implements RelayProvisioner {
   }
 
   /**
-   * The node asked for for each of {@code count} source relays: the NodeManager hosts that
-   * are datanodes holding the listing's bytes, most bytes first, then any node.
+   * The node asked for for each of {@code count} relays, one relay a node since each node's
+   * WAN link is the point: first the NodeManager hosts that are datanodes holding the
+   * listing's bytes ({@code dataHosts}, most bytes first), then the other NodeManager hosts,
+   * then (null) any node.
    */
   static List<String> placement(int count, List<String> dataHosts, List<String> nodeManagers) {
     Map<String, String> nodeManagerByAddress = new LinkedHashMap<>();
@@ -214,6 +217,11 @@ public final class YarnRelays implements RelayProvisioner {
     for (String dataHost : dataHosts) {
       String nodeManager = nodeManagerByAddress.remove(dataHost);
       if (nodeManager != null && hosts.size() < count) {
+        hosts.add(nodeManager);
+      }
+    }
+    for (String nodeManager : nodeManagerByAddress.values()) {
+      if (hosts.size() < count) {
         hosts.add(nodeManager);
       }
     }

@@ -310,14 +310,16 @@ final class YarnSite implements AutoCloseable {
   }
 
   /**
-   * Asks for one relay container on each of {@code hosts} (a host may appear more than once);
-   * a null host is any node. Placement is preferred, not required: YARN may place a relay
-   * elsewhere when a node has no room.
+   * Asks for one relay container on each of {@code hosts}; a null host is any node. A named
+   * node is required, not preferred: two relays on one node would share its WAN link, so a
+   * node without room leaves its relay unstarted (the copy goes on without it after the
+   * start timeout) rather than doubling up elsewhere.
    */
   synchronized void request(List<String> hosts) {
     for (String host : hosts) {
-      ContainerRequest request = new ContainerRequest(capability,
-          host == null ? null : new String[] {host}, null, PRIORITY, true);
+      ContainerRequest request = host == null
+          ? new ContainerRequest(capability, null, null, PRIORITY, true)
+          : new ContainerRequest(capability, new String[] {host}, null, PRIORITY, false);
       outstanding.add(request);
       resourceManager.addContainerRequest(request);
     }

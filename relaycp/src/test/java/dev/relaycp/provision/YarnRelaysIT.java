@@ -206,26 +206,54 @@ class YarnRelaysIT {
     awaitNoRelayContainers(30);
   }
 
-  @Test
-  void afterTheDriverIsKilledNoRelayContainerOutlivesTheDriverTimeout() throws Exception {
-    long timeoutSeconds = 6;
+  /** The driver as a user starts it, in a JVM of its own, logging to {@code log}. */
+  private static Process startDriver(String target, long driverTimeoutSeconds, File log)
+      throws IOException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), "dev.relaycp.cli.Main",
-        "copy", source.uri("/big").toString(), destination.uri("/copy-killed").toString(),
+        "copy", source.uri("/big").toString(), destination.uri(target).toString(),
         "--relays", "yarn",
         "--src-conf", configurations.resolve("src").toString(),
         "--dst-conf", configurations.resolve("dst").toString(),
         "-D", YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar"),
         "-D", YarnRelaySettings.MEMORY_MB + "=256",
         "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m",
-        "-D", YarnRelaySettings.DRIVER_TIMEOUT + "=" + timeoutSeconds,
+        "-D", YarnRelaySettings.DRIVER_TIMEOUT + "=" + driverTimeoutSeconds,
         "-D", "relaycp.relay.parallel-streams=1",
         "-D", "relaycp.relay.bytes-per-second-limit=262144",
         "--no-progress", "--no-history"));
+    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
+  }
+
+  @Test
+  void aDriverStoppedBySigtermEndsItsRelaysAtOnce() throws Exception {
     File log = temporary.resolve("driver.log").toFile();
-    Process driver = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log).start();
+    Process driver = startDriver("/copy-terminated", 60, log);
+    try {
+      awaitRelayContainers(source, NODES);
+      awaitRelayContainers(destination, NODES);
+      awaitAnnouncedRelays(source, NODES);
+      assertThat(driver.isAlive()).as(Files.readString(log.toPath())).isTrue();
+      driver.destroy();
+      assertThat(driver.waitFor(60, TimeUnit.SECONDS)).as("the driver stopped").isTrue();
+    } finally {
+      driver.destroyForcibly();
+    }
+    long stopped = System.nanoTime();
+
+    awaitNoRelayContainers(30);
+    assertThat((System.nanoTime() - stopped) / 1e9).as("seconds until the relays stopped")
+        .isLessThan(30);
+    assertThat(stagingLeft(source)).as("source staging left").isFalse();
+    assertThat(stagingLeft(destination)).as("destination staging left").isFalse();
+  }
+
+  @Test
+  void afterTheDriverIsKilledNoRelayContainerOutlivesTheDriverTimeout() throws Exception {
+    long timeoutSeconds = 6;
+    File log = temporary.resolve("driver.log").toFile();
+    Process driver = startDriver("/copy-killed", timeoutSeconds, log);
     try {
       awaitRelayContainers(source, NODES);
       awaitRelayContainers(destination, NODES);

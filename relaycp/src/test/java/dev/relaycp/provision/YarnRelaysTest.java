@@ -23,11 +23,13 @@ class YarnRelaysTest {
   @TempDir Path temporary;
 
   @Test
-  void sourceRelaysGoToTheNodeManagersOfTheDatanodesWithTheMostBytesFirst() {
-    List<String> placement = YarnRelays.placement(3, List.of("127.0.0.1", "10.99.0.7"),
-        List.of("localhost", "10.99.0.8"));
+  void relaysGoToTheNodeManagersOfTheDatanodesWithTheMostBytesFirstThenToTheOthers() {
+    List<String> placement = YarnRelays.placement(4, List.of("10.99.0.9", "127.0.0.1",
+        "10.99.0.7"), List.of("localhost", "10.99.0.8", "10.99.0.9"));
 
-    assertThat(placement).containsExactly("localhost", null, null);
+    assertThat(placement).containsExactly("10.99.0.9", "localhost", "10.99.0.8", null);
+    assertThat(YarnRelays.placement(2, List.of(), List.of("10.99.0.8", "10.99.0.9")))
+        .containsExactly("10.99.0.8", "10.99.0.9");
   }
 
   @Test
