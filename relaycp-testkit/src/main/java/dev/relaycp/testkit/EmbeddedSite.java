@@ -24,6 +24,7 @@ import org.apache.hadoop.yarn.api.records.ContainerReport;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.ApplicationAttemptNotFoundException;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 
@@ -202,8 +203,13 @@ public final class EmbeddedSite implements AutoCloseable {
         if (application.getCurrentApplicationAttemptId() == null) {
           continue;
         }
-        for (ContainerReport container
-            : client.getContainers(application.getCurrentApplicationAttemptId())) {
+        List<ContainerReport> containers;
+        try {
+          containers = client.getContainers(application.getCurrentApplicationAttemptId());
+        } catch (ApplicationAttemptNotFoundException e) {
+          continue; // Just submitted: no attempt, so no container, yet.
+        }
+        for (ContainerReport container : containers) {
           if (container.getContainerState() != ContainerState.COMPLETE) {
             live.add(container);
           }

@@ -80,7 +80,12 @@ final class YarnSite implements AutoCloseable {
   private static final String JAR = "relaycp.jar";
   private static final String SECRET = "relaycp.secret";
   private static final String RELAY_CONFIGURATION = "relaycp-relay.xml";
-  private static final Priority PRIORITY = Priority.newInstance(0);
+  /**
+   * YARN refuses requests at one priority that mix a strict node with relaxed placement, so
+   * relays asked for on a named node and relays for any node have a priority each.
+   */
+  private static final Priority NAMED_NODE = Priority.newInstance(0);
+  private static final Priority ANY_NODE = Priority.newInstance(1);
   /** Often enough that a container granted on a NodeManager's heartbeat starts at once. */
   private static final int HEARTBEAT_MILLIS = 250;
 
@@ -318,8 +323,8 @@ final class YarnSite implements AutoCloseable {
   synchronized void request(List<String> hosts) {
     for (String host : hosts) {
       ContainerRequest request = host == null
-          ? new ContainerRequest(capability, null, null, PRIORITY, true)
-          : new ContainerRequest(capability, new String[] {host}, null, PRIORITY, false);
+          ? new ContainerRequest(capability, null, null, ANY_NODE, true)
+          : new ContainerRequest(capability, new String[] {host}, null, NAMED_NODE, false);
       outstanding.add(request);
       resourceManager.addContainerRequest(request);
     }
@@ -504,20 +509,25 @@ final class YarnSite implements AutoCloseable {
       }
     }
 
-    /** The request this container satisfies: one for its host if any, else the oldest. */
+    /**
+     * The request this container satisfies: of its priority, one for its host if any, else
+     * the oldest.
+     */
     private ContainerRequest matching(Container container) {
       String host = container.getNodeId().getHost();
+      ContainerRequest oldest = null;
       for (ContainerRequest request : outstanding) {
+        if (!request.getPriority().equals(container.getPriority())) {
+          continue;
+        }
         if (request.getNodes() != null && request.getNodes().contains(host)) {
           return request;
         }
-      }
-      for (ContainerRequest request : outstanding) {
-        if (request.getNodes() == null || request.getNodes().isEmpty()) {
-          return request;
+        if (oldest == null) {
+          oldest = request;
         }
       }
-      return outstanding.get(0);
+      return oldest != null ? oldest : outstanding.get(0);
     }
 
     @Override
