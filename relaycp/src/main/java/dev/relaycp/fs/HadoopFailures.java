@@ -60,7 +60,7 @@ public final class HadoopFailures {
   }
 
   public static String firstLine(String message) {
-    if (message == null) {
+    if (message == null || message.isBlank()) {
       return "(no detail)";
     }
     int newline = message.indexOf('\n');

@@ -379,11 +379,12 @@ public final class YarnRelays implements RelayProvisioner {
     }
     List<Route> joined = new ArrayList<>();
     YarnSite other = site == source ? destination : source;
+    Map<ContainerId, RelayAddress> others = other.announced();
     for (Map.Entry<ContainerId, RelayAddress> relay : site.announced().entrySet()) {
       if (routed.containsKey(key(site, relay.getKey()))) {
         continue;
       }
-      Optional<RelayAddress> partner = other.announced().entrySet().stream()
+      Optional<RelayAddress> partner = others.entrySet().stream()
           .filter(entry -> routed.containsKey(key(other, entry.getKey())))
           .map(Map.Entry::getValue)
           .min(Comparator.comparingInt(address -> routesPerRelay.getOrDefault(address, 0)));

@@ -1,5 +1,6 @@
 package dev.relaycp.provision;
 
+import static dev.relaycp.fs.HadoopFailures.firstLine;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
@@ -103,6 +104,7 @@ final class YarnSite implements AutoCloseable {
   private final NMTokenCache tokens = new NMTokenCache();
   private final Map<ContainerId, Container> running = new ConcurrentHashMap<>();
   private final Set<ContainerId> lost = ConcurrentHashMap.newKeySet();
+  private final Map<ContainerId, RelayAddress> announcedAddresses = new ConcurrentHashMap<>();
   private final List<ContainerRequest> outstanding = new ArrayList<>();
   private AMRMClientAsync<ContainerRequest> resourceManager;
   private NMClientAsync nodeManagers;
@@ -330,20 +332,30 @@ final class YarnSite implements AutoCloseable {
     }
   }
 
-  /** Relays that announced where they listen, by container, among those still running. */
+  /**
+   * Relays that announced where they listen, by container, among those still running. An
+   * announcement never changes, so the folder is read only while a running container has
+   * not been heard from: not on every look once all relays are up.
+   */
   Map<ContainerId, RelayAddress> announced() {
-    Map<String, String> addresses;
-    try {
-      addresses = announcements.read();
-    } catch (IOException e) {
-      LOG.debug("Cannot read the {} relays' announcements", site, e);
-      return Map.of();
+    if (!announcedAddresses.keySet().containsAll(running.keySet())) {
+      try {
+        Map<String, String> addresses = announcements.read();
+        for (ContainerId container : running.keySet()) {
+          String address = addresses.get(container.toString());
+          if (address != null) {
+            announcedAddresses.putIfAbsent(container, RelayAddress.parse(address));
+          }
+        }
+      } catch (IOException e) {
+        LOG.debug("Cannot read the {} relays' announcements", site, e);
+      }
     }
     Map<ContainerId, RelayAddress> relays = new LinkedHashMap<>();
     for (ContainerId container : running.keySet()) {
-      String address = addresses.get(container.toString());
+      RelayAddress address = announcedAddresses.get(container);
       if (address != null && !lost.contains(container)) {
-        relays.put(container, RelayAddress.parse(address));
+        relays.put(container, address);
       }
     }
     return relays;
@@ -473,14 +485,6 @@ final class YarnSite implements AutoCloseable {
     } catch (IOException e) {
       LOG.warn("Cannot remove the relay staging folder {}: {}", path, firstLine(e.getMessage()));
     }
-  }
-
-  private static String firstLine(String message) {
-    if (message == null || message.isBlank()) {
-      return "no reason given";
-    }
-    int end = message.indexOf('\n');
-    return (end < 0 ? message : message.substring(0, end)).strip();
   }
 
   /** Launches what the ResourceManager allocates, and notes relays that end. */

@@ -73,7 +73,9 @@ public final class TransferSecret {
     Files.deleteIfExists(file);
     Files.createFile(file, PosixFilePermissions.asFileAttribute(
         PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(file, HexFormat.of().formatHex(key) + "\n", StandardCharsets.UTF_8);
+    try (OutputStream out = Files.newOutputStream(file)) {
+      writeTo(out);
+    }
   }
 
   /**

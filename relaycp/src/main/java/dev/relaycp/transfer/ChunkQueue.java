@@ -57,26 +57,21 @@ public final class ChunkQueue {
     }
     queued[chunk.id()] = true;
     waiting++;
-    if (front) {
-      global.addFirst(chunk);
-    } else {
-      global.addLast(chunk);
-    }
+    push(global, chunk, front);
     for (String host : chunk.localHosts()) {
-      Deque<Chunk> queue = byHost.computeIfAbsent(host, any -> new ArrayDeque<>());
-      if (front) {
-        queue.addFirst(chunk);
-      } else {
-        queue.addLast(chunk);
-      }
+      push(byHost.computeIfAbsent(host, any -> new ArrayDeque<>()), chunk, front);
       waitingByHost.merge(host, 1, Integer::sum);
     }
     if (chunk.localHosts().isEmpty()) {
-      if (front) {
-        unplaced.addFirst(chunk);
-      } else {
-        unplaced.addLast(chunk);
-      }
+      push(unplaced, chunk, front);
+    }
+  }
+
+  private static void push(Deque<Chunk> queue, Chunk chunk, boolean front) {
+    if (front) {
+      queue.addFirst(chunk);
+    } else {
+      queue.addLast(chunk);
     }
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.EmbeddedClusters;
+import dev.relaycp.testkit.EmbeddedSite;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,12 +62,7 @@ class HadoopJarIT {
   }
 
   static List<String> hadoopClassPath() throws IOException {
-    Path listing = Path.of(System.getProperty("relaycp.hadoop.classpath"));
-    List<String> entries = new ArrayList<>();
-    for (String entry : Files.readString(listing).strip().split(File.pathSeparator)) {
-      entries.add(entry);
-    }
-    return entries;
+    return EmbeddedSite.classPathFrom(Path.of(System.getProperty("relaycp.hadoop.classpath")));
   }
 
   @Test

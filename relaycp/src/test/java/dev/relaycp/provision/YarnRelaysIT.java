@@ -92,15 +92,21 @@ class YarnRelaysIT {
     }
   }
 
-  private static Result copy(String sourcePath, String target, String... options) {
-    List<String> args = new ArrayList<>(List.of("copy", source.uri(sourcePath).toString(),
+  /** {@code copy SRC DST} through YARN relays on both sites, as these tests run it. */
+  private static List<String> copyArguments(String sourcePath, String target) {
+    return new ArrayList<>(List.of("copy", source.uri(sourcePath).toString(),
         destination.uri(target).toString(), "--relays", "yarn",
         "--src-conf", configurations.resolve("src").toString(),
         "--dst-conf", configurations.resolve("dst").toString(),
         "-D", YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar"),
         "-D", YarnRelaySettings.MEMORY_MB + "=256",
         "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m",
-        "--json", "--no-progress", "--no-history"));
+        "--no-progress", "--no-history"));
+  }
+
+  private static Result copy(String sourcePath, String target, String... options) {
+    List<String> args = copyArguments(sourcePath, target);
+    args.add("--json");
     args.addAll(List.of(options));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -211,18 +217,12 @@ class YarnRelaysIT {
       throws IOException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "dev.relaycp.cli.Main",
-        "copy", source.uri("/big").toString(), destination.uri(target).toString(),
-        "--relays", "yarn",
-        "--src-conf", configurations.resolve("src").toString(),
-        "--dst-conf", configurations.resolve("dst").toString(),
-        "-D", YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar"),
-        "-D", YarnRelaySettings.MEMORY_MB + "=256",
-        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m",
+        "-cp", System.getProperty("java.class.path"), "dev.relaycp.cli.Main"));
+    command.addAll(copyArguments("/big", target));
+    command.addAll(List.of(
         "-D", YarnRelaySettings.DRIVER_TIMEOUT + "=" + driverTimeoutSeconds,
         "-D", "relaycp.relay.parallel-streams=1",
-        "-D", "relaycp.relay.bytes-per-second-limit=262144",
-        "--no-progress", "--no-history"));
+        "-D", "relaycp.relay.bytes-per-second-limit=262144"));
     return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
   }
 
