@@ -474,6 +474,7 @@ public final class CopyCommand implements Callable<Integer> {
       rate.put("busySeconds", route.busySeconds());
       rate.put("mbPerSecond", route.bytesPerSecond() / 1e6);
       rate.put("dropped", route.dropped());
+      rate.put("joinedSeconds", route.joinedSeconds());
       routeRates.add(rate);
     }
     summary.put("routeRates", routeRates);

@@ -1,7 +1,9 @@
 package dev.relaycp.cli;
 
 import dev.relaycp.plan.DataSize;
+import dev.relaycp.provision.ContainerSecret;
 import dev.relaycp.provision.ProvisionedRelay;
+import dev.relaycp.provision.RelaySettingsVariable;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.relay.RelayServer;
 import dev.relaycp.relay.RelaySettings;
@@ -21,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,9 +55,19 @@ public final class RelayCommand implements Callable<Integer> {
       description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String bind;
 
-  @Option(names = "--secret-file", required = true, paramLabel = "FILE",
+  @Option(names = "--secret-file", paramLabel = "FILE",
       description = "File holding the transfer secret (hex), shared with the driver.")
   Path secretFile;
+
+  @Option(names = "--secret-from-credentials", hidden = true,
+      description = {"Take the transfer secret from this process's Hadoop credentials, where",
+          "the driver put it for relays it starts as YARN containers."})
+  boolean secretFromCredentials;
+
+  @Option(names = "--settings-from-environment", paramLabel = "VARIABLE", hidden = true,
+      description = {"Apply the Hadoop configuration XML, base64, in this environment variable",
+          "(how a driver passes its -D options to relays it starts as YARN containers)."})
+  String settingsVariable;
 
   @Option(names = "--warm-up", paramLabel = "SIZE", defaultValue = "0",
       description = {"Before announcing that it listens, send SIZE bytes (e.g. 64MiB) through",
@@ -82,8 +95,18 @@ public final class RelayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException, IOException {
     long warmUpBytes = DataSize.parse(warmUp).bytes();
+    if ((secretFile == null) == !secretFromCredentials) {
+      throw new ParameterException(spec.commandLine(),
+          "pass --secret-file FILE, the secret the driver was given");
+    }
     Configuration configuration = hadoop.apply(parent.configuration());
-    RelaySettings settings = new RelaySettings(bind, port, TransferSecret.read(secretFile),
+    if (settingsVariable != null) {
+      RelaySettingsVariable.apply(System.getenv(settingsVariable), settingsVariable,
+          configuration);
+    }
+    TransferSecret secret = secretFromCredentials
+        ? ContainerSecret.fromCurrentUser() : TransferSecret.read(secretFile);
+    RelaySettings settings = new RelaySettings(bind, port, secret,
         configuration, configuration.getLong(BANDWIDTH_LIMIT, 0),
         configuration.getInt(DATA_FRAME_BYTES, RelaySettings.DEFAULT_DATA_FRAME_BYTES),
         RelaySettings.DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,

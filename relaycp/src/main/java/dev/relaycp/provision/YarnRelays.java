@@ -94,9 +94,11 @@ public final class YarnRelays implements RelayProvisioner {
   private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
   private final Runnable shutdownHook = this::close;
   private Thread monitor;
-  /** Whether the first routes are made; replacements join only after. */
+  /** Whether the first routes are made; the monitor joins later relays only after. */
   private boolean paired;
   private boolean closed;
+  /** When the first containers were asked for (System.nanoTime). */
+  private volatile long requestedAt;
 
   private YarnRelays(YarnRelaySettings settings, YarnSite source, YarnSite destination) {
     this.settings = settings;
@@ -105,9 +107,9 @@ public final class YarnRelays implements RelayProvisioner {
   }
 
   /**
-   * Starts the relays and waits until every one has announced itself, or until the start
-   * timeout with at least one per site; throws RELAY_START_FAILED, having released
-   * everything, when a site has none.
+   * Starts the relays and returns once one relay per site has announced itself (the others
+   * join the copy as routes as they come up); throws RELAY_START_FAILED, having released
+   * everything, when a site has none within the start timeout.
    */
   public static YarnRelays start(Request request) {
     requireNonNull(request, "request is null");
@@ -142,10 +144,11 @@ public final class YarnRelays implements RelayProvisioner {
       int destinationCount =
           relayCount(request.relaysPerSite(), request.destination(), destination);
       relays.startMonitor();
+      relays.requestedAt = System.nanoTime();
       source.request(placement(sourceCount, request.sourceHosts(), source.nodeManagerHosts()));
       destination.request(
           placement(destinationCount, List.of(), destination.nodeManagerHosts()));
-      relays.awaitFirstRelays(sourceCount, destinationCount);
+      relays.awaitFirstPair();
       return relays;
     } catch (RuntimeException e) {
       relays.close();
@@ -231,9 +234,14 @@ public final class YarnRelays implements RelayProvisioner {
     return hosts;
   }
 
-  private void awaitFirstRelays(int sourceCount, int destinationCount) {
+  /**
+   * Waits until at least one relay of each site has announced itself, then makes the first
+   * routes from the relays up by then: the copy starts on them while the other containers
+   * still start (each joins as a route once it and a partner are up), since on a busy
+   * cluster the last container may come many seconds after the first.
+   */
+  private void awaitFirstPair() {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
-    long started = System.nanoTime();
     while (true) {
       for (YarnSite site : List.of(source, destination)) {
         if (site.failure() != null) {
@@ -243,21 +251,17 @@ public final class YarnRelays implements RelayProvisioner {
       }
       Map<ContainerId, RelayAddress> sources = source.announced();
       Map<ContainerId, RelayAddress> destinations = destination.announced();
-      boolean all = sources.size() >= sourceCount && destinations.size() >= destinationCount;
-      boolean late = System.nanoTime() > deadline;
-      if (all || (late && !sources.isEmpty() && !destinations.isEmpty())) {
-        if (!all) {
-          LOG.warn("Only {} of {} source and {} of {} destination relays started within {} s;"
-                  + " copying with those", sources.size(), sourceCount, destinations.size(),
-              destinationCount, settings.startTimeoutSeconds());
+      if (!sources.isEmpty() && !destinations.isEmpty()) {
+        List<Route> first = joinAnnounced();
+        synchronized (this) {
+          paired = true;
         }
-        pairUp(new ArrayList<>(sources.entrySet()), new ArrayList<>(destinations.entrySet()));
-        LOG.info("YARN relays up in {} ms: {} source, {} destination, {} routes",
-            (System.nanoTime() - started) / 1_000_000, sources.size(), destinations.size(),
-            routes.size());
+        LOG.info("YARN relays: the first {} routes are up after {} ms ({} source and {}"
+                + " destination relays); the others join as they come up", first.size(),
+            (System.nanoTime() - requestedAt) / 1_000_000, sources.size(), destinations.size());
         return;
       }
-      if (late) {
+      if (System.nanoTime() > deadline) {
         throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "no relay container announced"
             + " itself on the " + (sources.isEmpty() ? "source" : "destination") + " cluster"
             + " within " + settings.startTimeoutSeconds() + " s; see `yarn logs -applicationId "
@@ -266,19 +270,6 @@ public final class YarnRelays implements RelayProvisioner {
       }
       sleep();
     }
-  }
-
-  private synchronized void pairUp(List<Map.Entry<ContainerId, RelayAddress>> sources,
-      List<Map.Entry<ContainerId, RelayAddress>> destinations) {
-    sources.forEach(entry -> routed.put(key(source, entry.getKey()), entry.getValue()));
-    destinations.forEach(entry ->
-        routed.put(key(destination, entry.getKey()), entry.getValue()));
-    int count = Math.max(sources.size(), destinations.size());
-    for (int index = 0; index < count; index++) {
-      addRoute(sources.get(index % sources.size()).getValue(),
-          destinations.get(index % destinations.size()).getValue());
-    }
-    paired = true;
   }
 
   private Route addRoute(RelayAddress reader, RelayAddress writer) {
@@ -320,12 +311,10 @@ public final class YarnRelays implements RelayProvisioner {
         destination.beat();
         lastBeat = System.nanoTime();
       }
-      for (YarnSite site : List.of(source, destination)) {
-        if (!isPaired()) {
-          break;
-        }
-        replaceLost(site);
-        for (Route route : joinAnnounced(site)) {
+      if (isPaired()) {
+        replaceLost(source);
+        replaceLost(destination);
+        for (Route route : joinAnnounced()) {
           listeners.forEach(listener -> listener.accept(route));
         }
       }
@@ -369,39 +358,86 @@ public final class YarnRelays implements RelayProvisioner {
   }
 
   /**
-   * Routes for relays of {@code site} that announced themselves since the last look, each
-   * with the relay of the other site that has the fewest live routes (the partner of the
-   * relay it replaces).
+   * Routes for the relays that announced themselves since the last look. A source and a
+   * destination relay that are both new make a route together, as the first relays of each
+   * site do; a new relay left without a new partner waits for one while the other site still
+   * has containers coming (within the start timeout), and otherwise pairs with the relay of
+   * the other site that has the fewest live routes: the partner of the relay it replaces, or
+   * a relay that serves two routes when one site has more relays than the other.
    */
-  private synchronized List<Route> joinAnnounced(YarnSite site) {
+  private synchronized List<Route> joinAnnounced() {
     if (closed) {
       return List.of();
     }
+    List<Map.Entry<ContainerId, RelayAddress>> newSources = unrouted(source);
+    List<Map.Entry<ContainerId, RelayAddress>> newDestinations = unrouted(destination);
     List<Route> joined = new ArrayList<>();
-    YarnSite other = site == source ? destination : source;
-    Map<ContainerId, RelayAddress> others = other.announced();
-    for (Map.Entry<ContainerId, RelayAddress> relay : site.announced().entrySet()) {
-      if (routed.containsKey(key(site, relay.getKey()))) {
-        continue;
+    int pairs = Math.min(newSources.size(), newDestinations.size());
+    for (int index = 0; index < pairs; index++) {
+      joined.add(join(newSources.get(index), newDestinations.get(index)));
+    }
+    joined.addAll(joinWithRouted(source, newSources.subList(pairs, newSources.size())));
+    joined.addAll(joinWithRouted(destination,
+        newDestinations.subList(pairs, newDestinations.size())));
+    for (YarnSite site : List.of(source, destination)) {
+      if (site.pending() == 0) {
+        replacementsAskedAt.remove(site);
       }
-      Optional<RelayAddress> partner = others.entrySet().stream()
-          .filter(entry -> routed.containsKey(key(other, entry.getKey())))
-          .map(Map.Entry::getValue)
+    }
+    return joined;
+  }
+
+  private List<Map.Entry<ContainerId, RelayAddress>> unrouted(YarnSite site) {
+    List<Map.Entry<ContainerId, RelayAddress>> unrouted = new ArrayList<>();
+    for (Map.Entry<ContainerId, RelayAddress> relay : site.announced().entrySet()) {
+      if (!routed.containsKey(key(site, relay.getKey()))) {
+        unrouted.add(relay);
+      }
+    }
+    return unrouted;
+  }
+
+  private Route join(Map.Entry<ContainerId, RelayAddress> reader,
+      Map.Entry<ContainerId, RelayAddress> writer) {
+    routed.put(key(source, reader.getKey()), reader.getValue());
+    routed.put(key(destination, writer.getKey()), writer.getValue());
+    Route route = addRoute(reader.getValue(), writer.getValue());
+    LOG.info("Relays {} and {} join as {}", reader.getKey(), writer.getKey(), route);
+    return route;
+  }
+
+  private List<Route> joinWithRouted(YarnSite site,
+      List<Map.Entry<ContainerId, RelayAddress>> relays) {
+    YarnSite other = site == source ? destination : source;
+    if (relays.isEmpty() || (other.pending() > 0 && withinStartTimeout())) {
+      return List.of();
+    }
+    List<RelayAddress> partners = new ArrayList<>();
+    for (Map.Entry<ContainerId, RelayAddress> relay : other.announced().entrySet()) {
+      if (routed.containsKey(key(other, relay.getKey()))) {
+        partners.add(relay.getValue());
+      }
+    }
+    List<Route> joined = new ArrayList<>();
+    for (Map.Entry<ContainerId, RelayAddress> relay : relays) {
+      Optional<RelayAddress> partner = partners.stream()
           .min(Comparator.comparingInt(address -> routesPerRelay.getOrDefault(address, 0)));
       if (partner.isEmpty()) {
-        continue;
+        break;
       }
       routed.put(key(site, relay.getKey()), relay.getValue());
       Route route = site == source
           ? addRoute(relay.getValue(), partner.get())
           : addRoute(partner.get(), relay.getValue());
-      LOG.info("{} site: replacement relay {} joins as {}", site.site(), relay.getKey(), route);
+      LOG.info("{} site: relay {} joins as {}", site.site(), relay.getKey(), route);
       joined.add(route);
-      if (site.outstanding() == 0) {
-        replacementsAskedAt.remove(site);
-      }
     }
     return joined;
+  }
+
+  private boolean withinStartTimeout() {
+    return System.nanoTime() - requestedAt
+        < TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
   }
 
   private static String key(YarnSite site, ContainerId container) {
@@ -427,11 +463,19 @@ public final class YarnRelays implements RelayProvisioner {
     listeners.add(requireNonNull(joined, "joined is null"));
   }
 
-  /** A replacement asked for within the start timeout may still join. */
+  /**
+   * A relay still starting within the start timeout (of the first containers, or of a
+   * replacement) may still join.
+   */
   @Override
   public synchronized boolean mayJoin() {
+    if (closed) {
+      return false;
+    }
     long timeout = TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
-    return !closed && replacementsAskedAt.values().stream()
+    boolean starting = withinStartTimeout()
+        && (source.pending() > 0 || destination.pending() > 0);
+    return starting || replacementsAskedAt.values().stream()
         .anyMatch(askedAt -> System.nanoTime() - askedAt < timeout);
   }
 

@@ -11,11 +11,9 @@ import dev.relaycp.fs.RelayAnnouncements;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +24,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
@@ -60,6 +59,7 @@ import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.apache.hadoop.yarn.util.FSDownload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,10 +68,10 @@ import org.slf4j.LoggerFactory;
  * ApplicationMaster is unmanaged: it runs inside the driver, as a client of that cluster's
  * ResourceManager, so nothing but the product jar has to reach the nodes.
  *
- * <p>The jar, the transfer secret and the relays' configuration are staged in a folder of the
- * site's default file system readable by this user only, and localized into each container as
- * APPLICATION resources (private to the application; the NodeManager removes them with it),
- * the way MapReduce ships its job jar. The secret never appears on a command line, in the
+ * <p>The jar is staged in a folder of the site's default file system for this transfer and
+ * localized into each container (a PUBLIC resource where the cluster's folders allow, else an
+ * APPLICATION one, as MapReduce ships its job jar); the folder is removed at the end. The
+ * transfer secret travels in the containers' credentials, never on a command line, in the
  * environment or in a log. Each relay binds port 0 and announces {@code host:port} in the
  * staging folder; it stops once the driver's heartbeat file there is gone or still.
  */
@@ -79,8 +79,8 @@ final class YarnSite implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(YarnSite.class);
   static final String APPLICATION_TYPE = "RELAYCP";
   private static final String JAR = "relaycp.jar";
-  private static final String SECRET = "relaycp.secret";
-  private static final String RELAY_CONFIGURATION = "relaycp-relay.xml";
+  /** The environment variable that carries the relays' settings into their containers. */
+  static final String SETTINGS_VARIABLE = "RELAYCP_RELAY_SETTINGS";
   /**
    * YARN refuses requests at one priority that mix a strict node with relaxed placement, so
    * relays asked for on a named node and relays for any node have a priority each.
@@ -100,6 +100,8 @@ final class YarnSite implements AutoCloseable {
   private final YarnClient yarnClient;
   private final ApplicationId applicationId;
   private final Map<String, LocalResource> resources;
+  private final TransferSecret secret;
+  private final String relaySettings;
   private final Resource capability;
   private final NMTokenCache tokens = new NMTokenCache();
   private final Map<ContainerId, Container> running = new ConcurrentHashMap<>();
@@ -114,7 +116,8 @@ final class YarnSite implements AutoCloseable {
 
   private YarnSite(String site, Configuration configuration, YarnRelaySettings settings,
       FileSystem fileSystem, Path stagingDirectory, YarnClient yarnClient,
-      ApplicationId applicationId, Map<String, LocalResource> resources) {
+      ApplicationId applicationId, Map<String, LocalResource> resources,
+      TransferSecret secret) {
     this.site = site;
     this.configuration = configuration;
     this.settings = settings;
@@ -125,6 +128,8 @@ final class YarnSite implements AutoCloseable {
     this.yarnClient = yarnClient;
     this.applicationId = applicationId;
     this.resources = resources;
+    this.secret = secret;
+    this.relaySettings = encodeRelaySettings(settings);
     this.capability = Resource.newInstance(settings.memoryMegabytes(), settings.virtualCores());
   }
 
@@ -159,7 +164,7 @@ final class YarnSite implements AutoCloseable {
     }
     Map<String, LocalResource> resources;
     try {
-      resources = stage(fileSystem, staging, jar, secret, settings);
+      resources = stage(fileSystem, staging, jar);
     } catch (IOException e) {
       deleteQuietly(fileSystem, staging);
       throw HadoopFailures.translate(e, "staging the relay jar in " + staging);
@@ -171,7 +176,7 @@ final class YarnSite implements AutoCloseable {
     try {
       ApplicationId applicationId = submit(yarnClient, applicationName, transferId, settings);
       started = new YarnSite(site, configuration, settings, fileSystem, staging, yarnClient,
-          applicationId, resources);
+          applicationId, resources, secret);
       started.heartbeat.create();
       started.registerApplicationMaster();
       LOG.info("{} site: application {} registered in queue {}; relays staged in {}", site,
@@ -197,39 +202,46 @@ final class YarnSite implements AutoCloseable {
     }
   }
 
-  private static Map<String, LocalResource> stage(FileSystem fileSystem, Path staging, Path jar,
-      TransferSecret secret, YarnRelaySettings settings) throws IOException {
+  /**
+   * Stages the jar in the transfer's folder and returns it as the containers' one resource.
+   * The folder is 0711 (others may pass through, not list it; what the relays announce is in
+   * a 0700 folder below) and the jar 0644, so where every folder above lets others pass too,
+   * the jar is a PUBLIC resource: each NodeManager fetches it itself, where an APPLICATION
+   * resource costs a localizer JVM per container, on a node that may be busy. Elsewhere it
+   * stays an APPLICATION resource. The secret and the relays' settings need no file: they
+   * travel in the launch context ({@link #launchContext}).
+   */
+  private static Map<String, LocalResource> stage(FileSystem fileSystem, Path staging, Path jar)
+      throws IOException {
     FsPermission ownerOnly = new FsPermission((short) 0700);
-    FsPermission ownerReadWrite = new FsPermission((short) 0600);
-    fileSystem.mkdirs(staging, ownerOnly);
-    fileSystem.setPermission(staging, ownerOnly);
+    FsPermission passThrough = new FsPermission((short) 0711);
+    fileSystem.mkdirs(staging, passThrough);
+    fileSystem.setPermission(staging, passThrough);
+    letOthersPass(fileSystem, staging.getParent());
     fileSystem.mkdirs(new Path(staging, "relays"), ownerOnly);
+    fileSystem.setPermission(new Path(staging, "relays"), ownerOnly);
     Path stagedJar = new Path(staging, JAR);
     fileSystem.copyFromLocalFile(false, true, jar, stagedJar);
-    Path stagedSecret = new Path(staging, SECRET);
-    try (OutputStream out = fileSystem.create(stagedSecret, ownerReadWrite, true, 4096,
-        fileSystem.getDefaultReplication(stagedSecret),
-        fileSystem.getDefaultBlockSize(stagedSecret), null)) {
-      secret.writeTo(out);
+    fileSystem.setPermission(stagedJar, new FsPermission((short) 0644));
+    FileStatus status = fileSystem.getFileStatus(stagedJar);
+    LocalResourceVisibility visibility = FSDownload.isPublic(fileSystem, stagedJar, status, null)
+        ? LocalResourceVisibility.PUBLIC : LocalResourceVisibility.APPLICATION;
+    LOG.debug("Relay jar {} is localized as a {} resource", stagedJar, visibility);
+    return Map.of(JAR, LocalResource.newInstance(URL.fromPath(fileSystem.makeQualified(stagedJar)),
+        LocalResourceType.FILE, visibility, status.getLen(), status.getModificationTime()));
+  }
+
+  /** Adds execute for others to the user's own staging folder (made 0700 by older versions). */
+  private static void letOthersPass(FileSystem fileSystem, Path userFolder) throws IOException {
+    FileStatus status = fileSystem.getFileStatus(userFolder);
+    FsPermission permission = status.getPermission();
+    String user = UserGroupInformation.getCurrentUser().getShortUserName();
+    if (user.equals(status.getOwner())
+        && !permission.getOtherAction().implies(FsAction.EXECUTE)) {
+      fileSystem.setPermission(userFolder, new FsPermission(permission.getUserAction(),
+          permission.getGroupAction().or(FsAction.EXECUTE),
+          permission.getOtherAction().or(FsAction.EXECUTE)));
     }
-    fileSystem.setPermission(stagedSecret, ownerReadWrite);
-    Configuration relayConfiguration = new Configuration(false);
-    settings.relayProperties().forEach(relayConfiguration::set);
-    relayConfiguration.setLong(YarnRelaySettings.DRIVER_TIMEOUT, settings.driverTimeoutSeconds());
-    Path stagedConfiguration = new Path(staging, RELAY_CONFIGURATION);
-    try (OutputStream out = fileSystem.create(stagedConfiguration, ownerReadWrite, true, 4096,
-        fileSystem.getDefaultReplication(stagedConfiguration),
-        fileSystem.getDefaultBlockSize(stagedConfiguration), null)) {
-      relayConfiguration.writeXml(out);
-    }
-    Map<String, LocalResource> resources = new HashMap<>();
-    for (Path file : List.of(stagedJar, stagedSecret, stagedConfiguration)) {
-      FileStatus status = fileSystem.getFileStatus(file);
-      resources.put(file.getName(), LocalResource.newInstance(
-          URL.fromPath(fileSystem.makeQualified(file)), LocalResourceType.FILE,
-          LocalResourceVisibility.APPLICATION, status.getLen(), status.getModificationTime()));
-    }
-    return resources;
   }
 
   private static ApplicationId submit(YarnClient yarnClient, String applicationName,
@@ -373,9 +385,17 @@ final class YarnSite implements AutoCloseable {
     return launched;
   }
 
-  /** Requests not yet given a container. */
-  synchronized int outstanding() {
-    return outstanding.size();
+  /** Relays still to come: requests not yet given a container, and containers not yet heard from. */
+  int pending() {
+    int silent = 0;
+    for (ContainerId container : running.keySet()) {
+      if (!announcedAddresses.containsKey(container) && !lost.contains(container)) {
+        silent++;
+      }
+    }
+    synchronized (this) {
+      return outstanding.size() + silent;
+    }
   }
 
   /** Why the site cannot run relays, or null. */
@@ -403,6 +423,12 @@ final class YarnSite implements AutoCloseable {
     return applicationId;
   }
 
+  /**
+   * How a relay container starts: the product jar and the cluster's own Hadoop on the class
+   * path; the secret in the container's credentials (read with --secret-from-credentials);
+   * the relays' settings as Hadoop configuration XML, base64 so that no shell sees a quote,
+   * in an environment variable.
+   */
   private ContainerLaunchContext launchContext() {
     StringBuilder classPath = new StringBuilder(Environment.PWD.$$())
         .append(ApplicationConstants.CLASS_PATH_SEPARATOR).append(Environment.PWD.$$())
@@ -422,14 +448,23 @@ final class YarnSite implements AutoCloseable {
         "-Dhadoop.root.logger=INFO,CLA",
         "-Dhadoop.root.logfile=syslog",
         "dev.relaycp.cli.Main",
-        "-conf", RELAY_CONFIGURATION,
-        "relay", "--port", "0", "--secret-file", SECRET,
+        "relay", "--port", "0", "--secret-from-credentials",
+        "--settings-from-environment", SETTINGS_VARIABLE,
         "--announce", announcements.directory().toString(),
         "--driver-heartbeat", heartbeat.path().toString(),
         "1>" + logs + "/stdout", "2>" + logs + "/stderr");
     return ContainerLaunchContext.newInstance(resources,
-        Map.of(Environment.CLASSPATH.name(), classPath.toString()), List.of(command), null,
-        null, null);
+        Map.of(Environment.CLASSPATH.name(), classPath.toString(),
+            SETTINGS_VARIABLE, relaySettings),
+        List.of(command), null, ContainerSecret.credentialsWith(secret), null);
+  }
+
+  /** The relays' settings: the user's -D options and the driver timeout. */
+  private static String encodeRelaySettings(YarnRelaySettings settings) {
+    Map<String, String> properties = new LinkedHashMap<>(settings.relayProperties());
+    properties.put(YarnRelaySettings.DRIVER_TIMEOUT,
+        Long.toString(settings.driverTimeoutSeconds()));
+    return RelaySettingsVariable.encode(properties);
   }
 
   /**

@@ -116,9 +116,9 @@ public final class CopyDriver {
       SourceTree tree, Path destinationRoot, Committer committer, List<Chunk> chunks,
       String transferId, RouteSource routeSource, TransferSecret secret,
       TransferProgress.Listener progress, PhaseClock phases, long started) {
-    List<Route> routes = routeSource.routes();
     StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
-    Run run = new Run(settings, tree, chunks, staging, destination, progress, routeSource);
+    Run run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
+        started);
     NioEventLoopGroup eventLoops =
         new NioEventLoopGroup(2, new DefaultThreadFactory("driver-io", true));
     ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
@@ -133,9 +133,10 @@ public final class CopyDriver {
               run::liveRoutes, settings.relayWaitSeconds())));
         }
       };
-      // Listening first: a route that joins meanwhile is started once (join() skips repeats).
+      // Listening first, then the routes ready now: a route that joins in between is seen by
+      // both and started once (join() skips repeats).
       routeSource.onJoin(startWorker);
-      routes.forEach(startWorker);
+      routeSource.routes().forEach(startWorker);
       while (!run.queue.awaitCompletion(500, TimeUnit.MILLISECONDS)) {
         run.checkRoutesLeft();
         run.report("copying");
@@ -250,10 +251,14 @@ public final class CopyDriver {
     private final AtomicLong bytesReadLocally = new AtomicLong();
     private boolean joining = true;
     private MultipartUploader uploader;
+    /** When the copy started (System.nanoTime), for the time each route joined. */
+    private final long started;
 
     Run(CopySettings settings, SourceTree tree, List<Chunk> chunks, StagingArea staging,
-        FileSystem destination, TransferProgress.Listener progress, RouteSource routeSource) {
+        FileSystem destination, TransferProgress.Listener progress, RouteSource routeSource,
+        long started) {
       this.settings = settings;
+      this.started = started;
       this.tree = tree;
       this.chunks = chunks;
       this.staging = staging;
@@ -270,7 +275,7 @@ public final class CopyDriver {
         if (!joining || routeCounters.containsKey(route)) {
           return false;
         }
-        routeCounters.put(route, new RouteCounters(route, System::nanoTime));
+        routeCounters.put(route, new RouteCounters(route, System::nanoTime, started));
       }
       readerHosts.put(route, HostAddresses.normalize(route.reader().host()));
       LOG.info("{} joined the copy", route);

@@ -18,10 +18,13 @@ final class RouteCounters {
   private long bytes;
   private int chunks;
   private boolean dropped;
+  private final long joinedNanos;
 
-  RouteCounters(Route route, LongSupplier nanoClock) {
+  /** Counters of a route joining now, {@code copyStarted} being the copy's start on the clock. */
+  RouteCounters(Route route, LongSupplier nanoClock, long copyStarted) {
     this.route = requireNonNull(route, "route is null");
     this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+    this.joinedNanos = Math.max(0, nanoClock.getAsLong() - copyStarted);
   }
 
   synchronized void sent() {
@@ -54,6 +57,6 @@ final class RouteCounters {
   synchronized RouteResult result() {
     long busy = busyNanos + (inFlight > 0 ? nanoClock.getAsLong() - busySince : 0);
     return new RouteResult(route.id(), route.reader(), route.writer(), bytes, chunks,
-        busy / 1e9, dropped);
+        busy / 1e9, dropped, joinedNanos / 1e9);
   }
 }

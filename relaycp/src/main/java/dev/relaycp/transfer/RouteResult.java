@@ -16,6 +16,8 @@ import dev.relaycp.relay.RelayAddress;
  * @param chunks chunks the route delivered
  * @param busySeconds seconds with at least one chunk in flight on the route
  * @param dropped whether the route was dropped before the copy ended
+ * @param joinedSeconds seconds from the start of the copy (its listing) until the route
+ *     joined: relays started for the copy join as they come up
  */
 public record RouteResult(
     int routeId,
@@ -24,14 +26,16 @@ public record RouteResult(
     long bytes,
     int chunks,
     double busySeconds,
-    boolean dropped) {
+    boolean dropped,
+    double joinedSeconds) {
 
   public RouteResult {
     requireNonNull(reader, "reader is null");
     requireNonNull(writer, "writer is null");
-    if (bytes < 0 || chunks < 0 || !(busySeconds >= 0)) {
+    if (bytes < 0 || chunks < 0 || !(busySeconds >= 0) || !(joinedSeconds >= 0)) {
       throw new IllegalArgumentException("bytes " + bytes + ", chunks " + chunks
-          + " and busySeconds " + busySeconds + " must not be negative");
+          + ", busySeconds " + busySeconds + " and joinedSeconds " + joinedSeconds
+          + " must not be negative");
     }
   }
 

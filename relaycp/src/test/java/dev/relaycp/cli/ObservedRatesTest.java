@@ -23,12 +23,12 @@ class ObservedRatesTest {
   @Test
   void aCopysHostRateIsItsRoutesBytesOverTheirLongestBusyTime() {
     List<RouteResult> routes = List.of(
-        new RouteResult(0, relay("a1"), relay("b1"), 600, 6, 10, false),
-        new RouteResult(1, relay("a1"), relay("b2"), 400, 4, 20, false),
+        new RouteResult(0, relay("a1"), relay("b1"), 600, 6, 10, false, 0),
+        new RouteResult(1, relay("a1"), relay("b2"), 400, 4, 20, false, 0),
         // Carried nothing: no sample, not even a zero.
-        new RouteResult(2, relay("a3"), relay("b3"), 0, 0, 0, true),
+        new RouteResult(2, relay("a3"), relay("b3"), 0, 0, 0, true, 0),
         // Reader and writer on one host: one sample for it.
-        new RouteResult(3, relay("c"), relay("c"), 300, 3, 3, false));
+        new RouteResult(3, relay("c"), relay("c"), 300, 3, 3, false, 0));
 
     Map<String, DataRate> samples = ObservedRates.ofCopy(routes);
 

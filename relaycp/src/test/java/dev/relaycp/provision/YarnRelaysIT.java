@@ -178,7 +178,8 @@ class YarnRelaysIT {
     assertThat(summary.get("provisioner").asText()).isEqualTo("yarn");
     assertThat(summary.get("relaysStarted").get("src").asInt()).isEqualTo(NODES);
     assertThat(summary.get("relaysStarted").get("dst").asInt()).isEqualTo(NODES);
-    assertThat(summary.get("routes").asInt()).isEqualTo(NODES);
+    // The copy starts on the first pair; a small copy may end before the second pair is up.
+    assertThat(summary.get("routes").asInt()).isBetween(1, NODES);
     assertThat(summary.get("localReadFraction").asDouble()).isGreaterThanOrEqualTo(0.9);
     awaitNoRelayContainers(30);
     assertThat(stagingLeft(source)).as("source staging left").isFalse();
@@ -209,6 +210,11 @@ class YarnRelaysIT {
     assertThat(summary.get("verified").asBoolean()).isTrue();
     assertThat(summary.get("routesDropped").asInt()).isGreaterThanOrEqualTo(1);
     assertThat(summary.get("relaysStarted").get("src").asInt()).isEqualTo(NODES + 1);
+    // Both first pairs were up before the kill, whichever started the copy.
+    assertThat(summary.get("routes").asInt()).isGreaterThanOrEqualTo(NODES);
+    for (JsonNode route : summary.get("routeRates")) {
+      assertThat(route.get("joinedSeconds").asDouble()).isPositive();
+    }
     awaitNoRelayContainers(30);
   }
 

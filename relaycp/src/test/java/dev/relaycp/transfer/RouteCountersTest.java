@@ -6,14 +6,15 @@ import dev.relaycp.relay.RelayAddress;
 import org.junit.jupiter.api.Test;
 
 class RouteCountersTest {
-  private long now;
+  private long now = 7_500_000_000L;
   private final Route route =
       new Route(3, RelayAddress.of("dn1", 7070), RelayAddress.of("dn9", 7070));
-  private final RouteCounters counters = new RouteCounters(route, () -> now);
+  /** A route that joined 2.5 s after its copy started. */
+  private final RouteCounters counters = new RouteCounters(route, () -> now, 5_000_000_000L);
 
   @Test
   void busyTimeRunsOnlyWhileAChunkIsOut() {
-    now = 1_000_000_000L;
+    now += 1_000_000_000L;
     counters.sent();
     now += 2_000_000_000L;
     counters.sent();
@@ -35,6 +36,7 @@ class RouteCountersTest {
     assertThat(result.busySeconds()).isEqualTo(5.0);
     assertThat(result.bytesPerSecond()).isEqualTo(80.0);
     assertThat(result.dropped()).isFalse();
+    assertThat(result.joinedSeconds()).isEqualTo(2.5);
   }
 
   @Test

@@ -1,0 +1,71 @@
+package dev.relaycp.provision;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.HadoopFailures;
+import dev.relaycp.relay.TransferSecret;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+
+/**
+ * The transfer secret carried in a YARN container's credentials, as MapReduce carries its
+ * shuffle secret: the driver puts it in the launch context's tokens, the NodeManager writes
+ * them to a file only the container's user can read and names it in
+ * {@code HADOOP_TOKEN_FILE_LOCATION}, and Hadoop's login in the container loads it. So the
+ * secret is on no command line, in no environment variable, in no log, and needs no file of
+ * its own (which YARN could only localize through a localizer process per container).
+ */
+public final class ContainerSecret {
+  /** The alias of the secret among the credentials' secret keys. */
+  public static final Text ALIAS = new Text("relaycp.transfer-secret");
+
+  private ContainerSecret() {}
+
+  /** Credentials holding {@code secret} (and nothing else), serialized for a launch context. */
+  public static ByteBuffer credentialsWith(TransferSecret secret) {
+    requireNonNull(secret, "secret is null");
+    Credentials credentials = new Credentials();
+    ByteArrayOutputStream hex = new ByteArrayOutputStream();
+    try {
+      secret.writeTo(hex);
+      credentials.addSecretKey(ALIAS, hex.toByteArray());
+      DataOutputBuffer serialized = new DataOutputBuffer();
+      credentials.writeTokenStorageToStream(serialized);
+      return ByteBuffer.wrap(serialized.getData(), 0, serialized.getLength());
+    } catch (IOException e) {
+      throw new UncheckedIOException("serializing in-memory credentials failed", e);
+    }
+  }
+
+  /** The secret in this process's Hadoop credentials: in a relay container, its driver's. */
+  public static TransferSecret fromCurrentUser() {
+    byte[] hex;
+    try {
+      hex = UserGroupInformation.getCurrentUser().getCredentials().getSecretKey(ALIAS);
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "reading this process's Hadoop credentials");
+    }
+    if (hex == null) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "this process's Hadoop credentials"
+          + " (HADOOP_TOKEN_FILE_LOCATION) hold no " + ALIAS + "; --secret-from-credentials is"
+          + " for relays that relaycp starts as YARN containers: pass --secret-file instead");
+    }
+    try {
+      return TransferSecret.of(
+          HexFormat.of().parseHex(new String(hex, StandardCharsets.UTF_8).strip()));
+    } catch (IllegalArgumentException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "the " + ALIAS + " in this process's credentials is not hex", e);
+    }
+  }
+}

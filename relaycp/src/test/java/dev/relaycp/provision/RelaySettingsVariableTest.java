@@ -1,0 +1,40 @@
+package dev.relaycp.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.relaycp.error.RelayCpException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+class RelaySettingsVariableTest {
+  @Test
+  void settingsWithCharactersAShellWouldReadSurviveTheTrip() {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("relaycp.relay.parallel-streams", "4");
+    properties.put("dfs.client.socket-timeout", "60000");
+    properties.put("odd.value", "a \"quoted\" $HOME `date` & <x>");
+
+    String value = RelaySettingsVariable.encode(properties);
+    Configuration target = new Configuration(false);
+    target.set("relaycp.relay.parallel-streams", "16");
+    RelaySettingsVariable.apply(value, "RELAYCP_RELAY_SETTINGS", target);
+
+    assertThat(value).matches("[A-Za-z0-9+/=]+");
+    assertThat(target.get("relaycp.relay.parallel-streams")).isEqualTo("4");
+    assertThat(target.get("dfs.client.socket-timeout")).isEqualTo("60000");
+    assertThat(target.get("odd.value")).isEqualTo("a \"quoted\" $HOME `date` & <x>");
+  }
+
+  @Test
+  void aMissingOrGarbledVariableIsABadInputNamingIt() {
+    Configuration target = new Configuration(false);
+
+    assertThatThrownBy(() -> RelaySettingsVariable.apply(null, "SETTINGS", target))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("SETTINGS is not set");
+    assertThatThrownBy(() -> RelaySettingsVariable.apply("not base64!", "SETTINGS", target))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("SETTINGS does not hold");
+  }
+}
