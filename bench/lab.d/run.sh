@@ -295,7 +295,7 @@ run_relaycp() {
     srcs=yarn; dsts=yarn
     relay_options=(--relays-per-site "$routes"
       --src-conf "$LAB_DIR/hosts/src-client/conf" --dst-conf "$LAB_DIR/hosts/dst-client/conf"
-      -D "relaycp.yarn.relay-memory-mb=$LAB_RELAY_MB" -D "relaycp.relay.java-opts=-Xmx384m")
+      -D "relaycp.yarn.relay-memory-mb=$LAB_RELAY_MB" -D "relaycp.relay.java-opts=$LAB_RELAY_JAVA_OPTS")
     ((k > 0)) && relay_options+=(--secret-file "$LAB_DIR/secret")
   else
     start_existing_relays
