@@ -298,7 +298,9 @@ public final class CopyCommand implements Callable<Integer> {
               CopySettings.DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE),
           configuration.getInt(MAX_SENDS, 8),
           configuration.getInt(VERIFICATION_THREADS, 16),
-          configuration.getLong(RELAY_WAIT_SECONDS, 120));
+          configuration.getLong(RELAY_WAIT_SECONDS, 120),
+          configuration.getLong(RelaySettings.SILENCE_TIMEOUT_KEY,
+              CopySettings.DEFAULT_SILENCE_SECONDS));
     } catch (IllegalArgumentException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "bad copy setting: " + e.getMessage() + "; fix it in relaycp-site.xml or -D");

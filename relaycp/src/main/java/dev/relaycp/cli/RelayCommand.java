@@ -16,6 +16,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
@@ -110,7 +111,9 @@ public final class RelayCommand implements Callable<Integer> {
         configuration, configuration.getLong(BANDWIDTH_LIMIT, 0),
         configuration.getInt(DATA_FRAME_BYTES, RelaySettings.DEFAULT_DATA_FRAME_BYTES),
         RelaySettings.DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
-        configuration.getInt(PARALLEL_STREAMS, RelaySettings.DEFAULT_PARALLEL_STREAMS));
+        configuration.getInt(PARALLEL_STREAMS, RelaySettings.DEFAULT_PARALLEL_STREAMS),
+        TimeUnit.SECONDS.toMillis(configuration.getLong(RelaySettings.SILENCE_TIMEOUT_KEY,
+            TimeUnit.MILLISECONDS.toSeconds(RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS))));
     try (RelayServer server = RelayServer.start(settings)) {
       if (warmUpBytes > 0) {
         Duration took = RelayWarmUp.run(server, settings.secret(), warmUpBytes,

@@ -21,7 +21,9 @@ public enum FrameType {
   /** Reader relay to driver: the chunk went through the whole route. */
   CHUNK_DONE(15),
   /** Either direction: a chunk failed; carries an error code and a message. */
-  CHUNK_FAILED(16);
+  CHUNK_FAILED(16),
+  /** Either direction: the sender is alive and has nothing else to send; empty. */
+  KEEP_ALIVE(20);
 
   private static final FrameType[] BY_CODE = new FrameType[256];
 

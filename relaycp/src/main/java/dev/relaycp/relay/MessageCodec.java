@@ -10,6 +10,7 @@ import dev.relaycp.relay.RelayMessage.ChunkOrder;
 import dev.relaycp.relay.RelayMessage.ChunkWritten;
 import dev.relaycp.relay.RelayMessage.Data;
 import dev.relaycp.relay.RelayMessage.EndOfChunk;
+import dev.relaycp.relay.RelayMessage.KeepAlive;
 import dev.relaycp.relay.RelayMessage.Proof;
 import dev.relaycp.relay.RelayMessage.WriteChunk;
 import io.netty.buffer.ByteBuf;
@@ -39,6 +40,7 @@ import java.util.List;
  * CHUNK_DONE: chunkId int64, bytes int64, part handle
  * CHUNK_FAILED: chunkId int64, error code utf, message utf
  * CHALLENGE: nonce bytes    PROOF: mac bytes    AUTHENTICATED: empty    DATA: the bytes
+ * KEEP_ALIVE: empty (sent by either end after a second with nothing else to send)
  * </pre>
  */
 public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessage> {
@@ -68,6 +70,8 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       return FrameType.PROOF;
     } else if (message instanceof Authenticated) {
       return FrameType.AUTHENTICATED;
+    } else if (message instanceof KeepAlive) {
+      return FrameType.KEEP_ALIVE;
     } else if (message instanceof ChunkOrder order) {
       writeOrder(output, order);
       return FrameType.SEND_CHUNK;
@@ -122,6 +126,7 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       case CHALLENGE -> new Challenge(readBytes(input));
       case PROOF -> new Proof(readBytes(input));
       case AUTHENTICATED -> new Authenticated();
+      case KEEP_ALIVE -> KeepAlive.INSTANCE;
       case SEND_CHUNK -> readOrder(input);
       case WRITE_CHUNK -> new WriteChunk(readOrder(input));
       case END_OF_CHUNK -> new EndOfChunk(input.readLong(), input.readLong());

@@ -279,7 +279,12 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
 
     @Override
     public void onClosed(Throwable cause) {
-      RelayCpException failure = new RelayCpException(ErrorCode.CHUNK_FAILED,
+      // A writer that fell silent is gone for this route: RELAY_UNREACHABLE drops the route,
+      // where a mere CHUNK_FAILED would send the chunk again, maybe to the same writer.
+      ErrorCode code = cause instanceof RelayCpException relay
+          && relay.code() == ErrorCode.RELAY_UNREACHABLE
+          ? ErrorCode.RELAY_UNREACHABLE : ErrorCode.CHUNK_FAILED;
+      RelayCpException failure = new RelayCpException(code,
           "connection to writer relay " + address + " closed"
               + (cause == null ? "" : ": " + cause.getMessage()));
       synchronized (this) {

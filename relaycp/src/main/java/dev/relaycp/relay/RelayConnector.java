@@ -39,8 +39,10 @@ public final class RelayConnector {
   private final EventLoopGroup group;
   private final TransferSecret secret;
   private final long bytesPerSecondLimit;
+  private final long silenceTimeoutMillis;
 
-  private RelayConnector(EventLoopGroup group, TransferSecret secret, long bytesPerSecondLimit) {
+  private RelayConnector(EventLoopGroup group, TransferSecret secret, long bytesPerSecondLimit,
+      long silenceTimeoutMillis) {
     this.group = requireNonNull(group, "group is null");
     this.secret = requireNonNull(secret, "secret is null");
     if (bytesPerSecondLimit < 0) {
@@ -48,16 +50,26 @@ public final class RelayConnector {
           "bytesPerSecondLimit must not be negative, got " + bytesPerSecondLimit);
     }
     this.bytesPerSecondLimit = bytesPerSecondLimit;
+    this.silenceTimeoutMillis = KeepAliveHandler.checkSilence(silenceTimeoutMillis);
   }
 
   public static RelayConnector of(EventLoopGroup group, TransferSecret secret) {
-    return new RelayConnector(group, secret, 0);
+    return new RelayConnector(group, secret, 0, RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS);
   }
 
   /** A connector whose connections send at most {@code bytesPerSecond} each (0: no limit). */
   public static RelayConnector limited(
       EventLoopGroup group, TransferSecret secret, long bytesPerSecond) {
-    return new RelayConnector(group, secret, bytesPerSecond);
+    return new RelayConnector(group, secret, bytesPerSecond,
+        RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS);
+  }
+
+  /**
+   * This connector with another silence timeout: a relay that sends nothing (not even a
+   * keep-alive) for this long is taken for dead and its connection fails RELAY_UNREACHABLE.
+   */
+  public RelayConnector withSilenceTimeout(long millis) {
+    return new RelayConnector(group, secret, bytesPerSecondLimit, millis);
   }
 
   /**
@@ -119,9 +131,11 @@ public final class RelayConnector {
             if (bytesPerSecondLimit > 0) {
               pipeline.addLast(new ChannelTrafficShapingHandler(bytesPerSecondLimit, 0, 100));
             }
+            pipeline.addFirst(KeepAliveHandler.idleStateHandler(silenceTimeoutMillis));
             pipeline.addLast(FrameCodec.newFrameDecoder());
             pipeline.addLast(new FrameCodec());
             pipeline.addLast(new MessageCodec());
+            pipeline.addLast(new KeepAliveHandler("relay " + address, silenceTimeoutMillis));
             pipeline.addLast(new ClientAuthenticationHandler(secret, address, authenticated));
             pipeline.addLast(delivery);
           }

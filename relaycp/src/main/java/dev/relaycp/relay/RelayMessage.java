@@ -124,6 +124,11 @@ public sealed interface RelayMessage {
     }
   }
 
+  /** Either direction: the sender is alive; it sends this only when it has nothing else. */
+  record KeepAlive() implements RelayMessage {
+    public static final KeepAlive INSTANCE = new KeepAlive();
+  }
+
   /** A chunk failed somewhere on its route. */
   record ChunkFailed(long chunkId, ErrorCode code, String message) implements RelayMessage {
     public ChunkFailed {

@@ -58,7 +58,8 @@ public final class RelayServer implements AutoCloseable {
     FileSystemOpener opener = FileSystemOpener.of(settings.configuration());
     opener.prepare();
     RelayConnector connector = RelayConnector.limited(
-        eventLoops, settings.secret(), settings.bytesPerSecondLimit());
+        eventLoops, settings.secret(), settings.bytesPerSecondLimit())
+        .withSilenceTimeout(settings.silenceTimeoutMillis());
     ServerBootstrap bootstrap = new ServerBootstrap()
         .group(acceptors, eventLoops)
         .channel(NioServerSocketChannel.class)

@@ -43,9 +43,12 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
   @Override
   protected void initChannel(SocketChannel channel) {
     ChannelPipeline pipeline = channel.pipeline();
+    pipeline.addLast("idle", KeepAliveHandler.idleStateHandler(settings.silenceTimeoutMillis()));
     pipeline.addLast("frames", FrameCodec.newFrameDecoder());
     pipeline.addLast("crc", new FrameCodec());
     pipeline.addLast("messages", new MessageCodec());
+    pipeline.addLast("keep-alive", new KeepAliveHandler(
+        "peer " + channel.remoteAddress(), settings.silenceTimeoutMillis()));
     pipeline.addLast("handshake", new ServerAuthenticationHandler(
         settings.secret(),
         () -> new RelayRoleHandler(

@@ -15,6 +15,8 @@ import org.apache.hadoop.conf.Configuration;
  * @param dataFrameBytes the payload size of DATA frames
  * @param authenticationTimeoutMillis how long a new connection has to prove the secret
  * @param parallelStreams how many chunks one driver connection may have streaming at once
+ * @param silenceTimeoutMillis how long a peer may send nothing, not even a keep-alive, before
+ *     its connection is taken for dead
  */
 public record RelaySettings(
     String bindHost,
@@ -24,11 +26,15 @@ public record RelaySettings(
     long bytesPerSecondLimit,
     int dataFrameBytes,
     long authenticationTimeoutMillis,
-    int parallelStreams) {
+    int parallelStreams,
+    long silenceTimeoutMillis) {
 
   public static final int DEFAULT_PARALLEL_STREAMS = 16;
   public static final int DEFAULT_DATA_FRAME_BYTES = 256 * 1024;
   public static final long DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS = 10_000;
+  /** The key of the silence timeout, for relays and for the copy's driver alike. */
+  public static final String SILENCE_TIMEOUT_KEY = "relaycp.relay.silence-timeout-seconds";
+  public static final long DEFAULT_SILENCE_TIMEOUT_MILLIS = 30_000;
 
   public RelaySettings {
     requireNonNull(bindHost, "bindHost is null");
@@ -49,6 +55,7 @@ public record RelaySettings(
       throw new IllegalArgumentException(
           "parallelStreams must be 1 or more, got " + parallelStreams);
     }
+    KeepAliveHandler.checkSilence(silenceTimeoutMillis);
     if (authenticationTimeoutMillis < 1) {
       throw new IllegalArgumentException(
           "authenticationTimeoutMillis must be positive, got " + authenticationTimeoutMillis);
@@ -60,11 +67,11 @@ public record RelaySettings(
       String bindHost, int port, TransferSecret secret, Configuration configuration) {
     return new RelaySettings(bindHost, port, secret, configuration, 0,
         DEFAULT_DATA_FRAME_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
-        DEFAULT_PARALLEL_STREAMS);
+        DEFAULT_PARALLEL_STREAMS, DEFAULT_SILENCE_TIMEOUT_MILLIS);
   }
 
   public RelaySettings withBytesPerSecondLimit(long limit) {
     return new RelaySettings(bindHost, port, secret, configuration, limit, dataFrameBytes,
-        authenticationTimeoutMillis, parallelStreams);
+        authenticationTimeoutMillis, parallelStreams, silenceTimeoutMillis);
   }
 }

@@ -124,7 +124,8 @@ public final class CopyDriver {
     ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
     try {
       run.startUploads();
-      RelayConnector connector = RelayConnector.of(eventLoops, secret);
+      RelayConnector connector = RelayConnector.of(eventLoops, secret)
+          .withSilenceTimeout(TimeUnit.SECONDS.toMillis(settings.silenceSeconds()));
       List<Future<?>> workers = new CopyOnWriteArrayList<>();
       Consumer<Route> startWorker = route -> {
         if (run.join(route)) {

@@ -20,6 +20,8 @@ import java.net.URI;
  * @param verificationThreads parallel checksum comparisons, and files committed at once
  * @param relayWaitSeconds how long a route keeps trying a reader relay that does not answer
  *     yet (a spawned relay still booting) before the route is dropped
+ * @param silenceSeconds how long a relay may send nothing, not even a keep-alive, before its
+ *     route is dropped and its chunks are sent on the others
  */
 public record CopySettings(
     URI source,
@@ -30,7 +32,8 @@ public record CopySettings(
     long bytesInFlightPerRoute,
     int maxSendsPerChunk,
     int verificationThreads,
-    long relayWaitSeconds) {
+    long relayWaitSeconds,
+    long silenceSeconds) {
 
   /** Part numbers leave room for this many sends of each chunk. */
   public static final int SEND_LIMIT = 16;
@@ -57,6 +60,10 @@ public record CopySettings(
       throw new IllegalArgumentException(
           "relayWaitSeconds must not be negative, got " + relayWaitSeconds);
     }
+    if (silenceSeconds < 3) {
+      throw new IllegalArgumentException("silenceSeconds must be 3 or more, got "
+          + silenceSeconds);
+    }
     if (verificationThreads < 1) {
       throw new IllegalArgumentException(
           "verificationThreads must be 1 or more, got " + verificationThreads);
@@ -66,11 +73,21 @@ public record CopySettings(
   /** The default for {@link #chunksInFlightPerRoute}: many small files need many at once. */
   public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE = 32;
 
+  /** The default for {@link #silenceSeconds}. */
+  public static final long DEFAULT_SILENCE_SECONDS = 30;
+
+  /** This copy with another {@link #silenceSeconds}. */
+  public CopySettings withSilenceSeconds(long seconds) {
+    return new CopySettings(source, destination, overwrite, blocksPerChunk,
+        chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
+        relayWaitSeconds, seconds);
+  }
+
   /** The default for {@link #bytesInFlightPerRoute}: 64 MiB. */
   public static final long DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = 64L << 20;
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {
     return new CopySettings(source, destination, overwrite, 1, DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
-        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 16, 120);
+        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 16, 120, DEFAULT_SILENCE_SECONDS);
   }
 }

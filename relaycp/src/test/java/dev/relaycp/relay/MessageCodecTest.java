@@ -136,6 +136,15 @@ class MessageCodecTest {
   }
 
   @Test
+  void keepAliveIsAnEmptyFrameOfItsOwnType() {
+    byte[] frame = encode(RelayMessage.KeepAlive.INSTANCE);
+
+    assertThat(frame[4]).isEqualTo((byte) FrameType.KEEP_ALIVE.code());
+    assertThat((Object) roundTrip(RelayMessage.KeepAlive.INSTANCE))
+        .isEqualTo(RelayMessage.KeepAlive.INSTANCE);
+  }
+
+  @Test
   void chunkOrderTravelsAsSendChunkAndWriteChunkAsWriteChunk() {
     byte[] send = encode(order(FILE_TARGET));
     byte[] write = encode(new WriteChunk(order(FILE_TARGET)));

@@ -243,6 +243,82 @@ class CopyDriverTest {
   }
 
   @Test
+  void aPausedWriterRelayIsDroppedWithinTheSilenceTimeoutAndTheCopyFinishesOnTheOthers()
+      throws Exception {
+    assertPausedRelayIsDropped(3, "/paused-writer");
+  }
+
+  @Test
+  void aPausedReaderRelayIsDroppedWithinTheSilenceTimeoutAndTheCopyFinishesOnTheOthers()
+      throws Exception {
+    assertPausedRelayIsDropped(2, "/paused-reader");
+  }
+
+  /**
+   * Pauses relay process {@code index} (reader then writer of each of two pairs) with SIGSTOP
+   * mid-copy: it keeps its connections open and answers nothing, like a host cut off by a
+   * half-open WAN connection.
+   */
+  private void assertPausedRelayIsDropped(int index, String target) throws Exception {
+    long silenceSeconds = 3;
+    java.nio.file.Path secretFile = java.nio.file.Files.createTempFile("secret", "");
+    TransferSecret secret = TransferSecret.generate();
+    secret.writeTo(secretFile);
+    try (LocalRelayProcesses local = LocalRelayProcesses.start(2, secretFile,
+        java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000",
+            RelaySettings.SILENCE_TIMEOUT_KEY, Long.toString(silenceSeconds)), List.of())) {
+      Process paused = local.processes().get(index);
+      java.util.concurrent.atomic.AtomicLong pausedAt = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong droppedAt = new java.util.concurrent.atomic.AtomicLong();
+      TransferProgress.Listener pauser = progress -> {
+        if (progress.chunksDone() >= 2 && pausedAt.get() == 0) {
+          signal("STOP", paused);
+          pausedAt.set(System.nanoTime());
+        }
+        if (pausedAt.get() != 0 && progress.routesActive() < 2) {
+          droppedAt.compareAndSet(0, System.nanoTime());
+        }
+      };
+      try {
+        CopyReport report = new CopyDriver(opener).copy(
+            CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri(target), false)
+                .withSilenceSeconds(silenceSeconds),
+            local.routes(), secret, pauser);
+
+        assertThat(pausedAt.get()).as("a relay was paused").isPositive();
+        assertThat(report.routesDropped()).isEqualTo(1);
+        assertThat(report.allVerified()).isTrue();
+        double secondsToDrop = (droppedAt.get() - pausedAt.get()) / 1e9;
+        assertThat(secondsToDrop).as("seconds from the pause until the route was dropped")
+            .isBetween(silenceSeconds - 1.0, silenceSeconds + 5.0);
+        for (String file : files) {
+          assertThat(read(destination, new Path(target, file))).as(file)
+              .isEqualTo(read(source, new Path("/data", file)));
+        }
+        assertNoStaging();
+      } finally {
+        // SIGKILL ends a paused process too; it never resumes to write into a finished copy.
+        paused.destroyForcibly().waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      java.nio.file.Files.deleteIfExists(secretFile);
+    }
+  }
+
+  private static void signal(String signal, Process process) {
+    try {
+      int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+          .inheritIO().start().waitFor();
+      assertThat(exit).as("kill -" + signal).isZero();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
   void aRouteWhoseRelaysStartLateStillFindsChunksToSend() throws Exception {
     // Six chunks of one block each. The first route sends one chunk at a time, slowly; the
     // second route's relays start a second and a half into the copy, as spawned VMs boot.
@@ -279,7 +355,8 @@ class CopyDriverTest {
           new Route(1, RelayAddress.of("127.0.0.1", lateReaderPort),
               RelayAddress.of("127.0.0.1", lateWriterPort)));
       CopySettings settings = new CopySettings(clusters.sourceUri("/late"),
-          clusters.destinationUri("/late-copy"), false, 1, 8, BLOCK, 8, 8, 60);
+          clusters.destinationUri("/late-copy"), false, 1, 8, BLOCK, 8, 8, 60,
+          CopySettings.DEFAULT_SILENCE_SECONDS);
 
       CopyReport report = new CopyDriver(opener).copy(settings, routes, secret,
           TransferProgress.Listener.NONE);
