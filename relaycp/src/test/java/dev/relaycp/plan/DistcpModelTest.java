@@ -122,7 +122,7 @@ class DistcpModelTest {
     // runs of 199, 199, 200 and 199 small files, and the last 199 share a map with the 2004
     // small files of the later windows (144 MB, under the 212 MB a map may take). They start
     // longest split first, as the lab's M did (2,286, 274, 237, 180 and 26 files, then the four
-    // huge files: bench/results/lab-2026-11-23-pm/runs/M-distcp-maps.txt).
+    // huge files: lab-M-distcp-maps.txt beside this test, from the lab run of 2026-11-23 pm).
     DistcpSettings lab = new DistcpSettings(6, 2, 0, 0, 0, 0, DataSize.ofMebibytes(32));
     Workload large = Workload.of(new Workload.FileGroup(8, DataSize.ofMebibytes(256)));
     Workload small = Workload.of(new Workload.FileGroup(5000, DataSize.ofBytes(65536)));
