@@ -304,6 +304,8 @@ run_relaycp() {
     relay_options=(--secret-file "$LAB_DIR/secret")
   fi
   for ((i = 1; i <= k; i++)); do srcs+=",src-sp$i:$RELAY_PORT"; dsts+=",dst-sp$i:$RELAY_PORT"; done
+  # The spawned hosts are named before they boot: their routes wait for them.
+  ((k > 0)) && relay_options+=(-D relaycp.copy.relay-wait-seconds=120)
   fs_rm "$(nn_uri dst)/relaycp/$ds"
   rm -f "$LAB_DIR/spawned.times"
   # Spawned hosts join after the boot delay, counted from the copy's start.

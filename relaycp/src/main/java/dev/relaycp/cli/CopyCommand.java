@@ -2,6 +2,7 @@ package dev.relaycp.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
@@ -14,7 +15,6 @@ import dev.relaycp.provision.StaticRelays;
 import dev.relaycp.provision.YarnRelays;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.relay.RelayAddress;
-import dev.relaycp.relay.RelaySettings;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.CopyDriver;
 import dev.relaycp.transfer.CopyReport;
@@ -65,7 +65,6 @@ public final class CopyCommand implements Callable<Integer> {
   static final String VERIFICATION_THREADS = "relaycp.copy.verification-threads";
   static final String RELAY_WAIT_SECONDS = "relaycp.copy.relay-wait-seconds";
   static final String MAX_AUTO_PAIRS = "relaycp.copy.max-auto-pairs";
-  static final String PARALLEL_STREAMS = "relaycp.relay.parallel-streams";
   private static final String YARN = "yarn";
   private static final List<String> SITE_FILES =
       List.of("core-site.xml", "hdfs-site.xml", "yarn-site.xml", "mapred-site.xml");
@@ -220,7 +219,7 @@ public final class CopyCommand implements Callable<Integer> {
             destinationDatanodes == null ? OptionalInt.empty() : OptionalInt.of(destinationDatanodes),
             ThroughputHistoryFile.loadIfPresent(historyFile), constraints,
             configuration.getInt(MAX_AUTO_PAIRS, 8), settings.blocksPerChunk(),
-            configuration.getInt(PARALLEL_STREAMS, RelaySettings.DEFAULT_PARALLEL_STREAMS))));
+            RelayKeys.PARALLEL_STREAMS.intFrom(configuration))));
   }
 
   private static Map<String, Object> planSummary(AutoPairs choice) {
@@ -290,6 +289,16 @@ public final class CopyCommand implements Callable<Integer> {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "--relays needs --secret-file, the secret those relays were started with");
     }
+    if (report != null) {
+      Path folder = report.toAbsolutePath().getParent();
+      if (folder == null || !Files.isDirectory(folder) || !Files.isWritable(folder)) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--report " + report
+            + ": folder " + folder + " does not exist or is not writable; create it or name"
+            + " another file");
+      }
+    }
+    // Local relays read these when they start: a bad value fails here, before any starts.
+    RelayCommand.relaySettings("127.0.0.1", 0, TransferSecret.generate(), configuration);
     try {
       return new CopySettings(uri(source, "SRC"), uri(destination, "DST"), overwrite,
           configuration.getInt(BLOCKS_PER_CHUNK, 1),
@@ -298,9 +307,8 @@ public final class CopyCommand implements Callable<Integer> {
               CopySettings.DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE),
           configuration.getInt(MAX_SENDS, 8),
           configuration.getInt(VERIFICATION_THREADS, 16),
-          configuration.getLong(RELAY_WAIT_SECONDS, 120),
-          configuration.getLong(RelaySettings.SILENCE_TIMEOUT_KEY,
-              CopySettings.DEFAULT_SILENCE_SECONDS));
+          configuration.getLong(RELAY_WAIT_SECONDS, CopySettings.DEFAULT_RELAY_WAIT_SECONDS),
+          RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration));
     } catch (IllegalArgumentException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "bad copy setting: " + e.getMessage() + "; fix it in relaycp-site.xml or -D");
@@ -326,7 +334,8 @@ public final class CopyCommand implements Callable<Integer> {
 
   private TemporarySecret secret() throws IOException {
     if (secretFile != null) {
-      return new TemporarySecret(TransferSecret.read(secretFile), secretFile, false);
+      return new TemporarySecret(SecretFile.read(secretFile, spec.commandLine().getErr()),
+          secretFile, false);
     }
     Path file = Files.createTempFile("relaycp-secret-", "");
     TransferSecret secret = TransferSecret.generate();

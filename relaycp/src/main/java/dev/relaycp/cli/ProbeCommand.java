@@ -101,7 +101,7 @@ public final class ProbeCommand implements Callable<Integer> {
     Configuration configuration = hadoop.apply(parent.configuration());
     RelayProbe.Settings settings = settings();
     Optional<MachineType> machine = machine();
-    TransferSecret secret = TransferSecret.read(secretFile);
+    TransferSecret secret = SecretFile.read(secretFile, spec.commandLine().getErr());
     StaticRelays pairs = StaticRelays.of(
         relays.stream().map(RelayAddress::parse).toList(),
         destinationRelays.stream().map(RelayAddress::parse).toList());

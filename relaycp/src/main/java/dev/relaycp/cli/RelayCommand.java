@@ -1,5 +1,6 @@
 package dev.relaycp.cli;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.plan.DataSize;
 import dev.relaycp.provision.ContainerSecret;
 import dev.relaycp.provision.ProvisionedRelay;
@@ -40,9 +41,6 @@ import picocli.CommandLine.Model.CommandSpec;
     })
 public final class RelayCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(RelayCommand.class);
-  static final String BANDWIDTH_LIMIT = "relaycp.relay.bytes-per-second-limit";
-  static final String DATA_FRAME_BYTES = "relaycp.relay.data-frame-bytes";
-  static final String PARALLEL_STREAMS = "relaycp.relay.parallel-streams";
 
   @ParentCommand RelayCpCommand parent;
   @Spec CommandSpec spec;
@@ -106,14 +104,9 @@ public final class RelayCommand implements Callable<Integer> {
           configuration);
     }
     TransferSecret secret = secretFromCredentials
-        ? ContainerSecret.fromCurrentUser() : TransferSecret.read(secretFile);
-    RelaySettings settings = new RelaySettings(bind, port, secret,
-        configuration, configuration.getLong(BANDWIDTH_LIMIT, 0),
-        configuration.getInt(DATA_FRAME_BYTES, RelaySettings.DEFAULT_DATA_FRAME_BYTES),
-        RelaySettings.DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
-        configuration.getInt(PARALLEL_STREAMS, RelaySettings.DEFAULT_PARALLEL_STREAMS),
-        TimeUnit.SECONDS.toMillis(configuration.getLong(RelaySettings.SILENCE_TIMEOUT_KEY,
-            TimeUnit.MILLISECONDS.toSeconds(RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS))));
+        ? ContainerSecret.fromCurrentUser()
+        : SecretFile.read(secretFile, spec.commandLine().getErr());
+    RelaySettings settings = relaySettings(bind, port, secret, configuration);
     try (RelayServer server = RelayServer.start(settings)) {
       if (warmUpBytes > 0) {
         Duration took = RelayWarmUp.run(server, settings.secret(), warmUpBytes,
@@ -146,6 +139,17 @@ public final class RelayCommand implements Callable<Integer> {
       server.awaitClose();
     }
     return ExitCodes.OK;
+  }
+
+  /** A relay's settings from its configuration; a bad value is a user error naming its key. */
+  static RelaySettings relaySettings(String bind, int port, TransferSecret secret,
+      Configuration configuration) {
+    return new RelaySettings(bind, port, secret, configuration,
+        RelayKeys.BYTES_PER_SECOND_LIMIT.from(configuration),
+        RelayKeys.DATA_FRAME_BYTES.intFrom(configuration),
+        RelaySettings.DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
+        RelayKeys.PARALLEL_STREAMS.intFrom(configuration),
+        TimeUnit.SECONDS.toMillis(RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration)));
   }
 
   /** The host drivers reach this relay at: the NodeManager's host name under YARN. */

@@ -32,8 +32,6 @@ public record RelaySettings(
   public static final int DEFAULT_PARALLEL_STREAMS = 16;
   public static final int DEFAULT_DATA_FRAME_BYTES = 256 * 1024;
   public static final long DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS = 10_000;
-  /** The key of the silence timeout, for relays and for the copy's driver alike. */
-  public static final String SILENCE_TIMEOUT_KEY = "relaycp.relay.silence-timeout-seconds";
   public static final long DEFAULT_SILENCE_TIMEOUT_MILLIS = 30_000;
 
   public RelaySettings {

@@ -73,6 +73,12 @@ public record CopySettings(
   /** The default for {@link #chunksInFlightPerRoute}: many small files need many at once. */
   public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE = 32;
 
+  /**
+   * The default for {@link #relayWaitSeconds}: relays named by hand should be running, so a
+   * refused port fails its route soon rather than after minutes.
+   */
+  public static final long DEFAULT_RELAY_WAIT_SECONDS = 10;
+
   /** The default for {@link #silenceSeconds}. */
   public static final long DEFAULT_SILENCE_SECONDS = 30;
 
@@ -88,6 +94,7 @@ public record CopySettings(
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {
     return new CopySettings(source, destination, overwrite, 1, DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
-        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 16, 120, DEFAULT_SILENCE_SECONDS);
+        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 16, DEFAULT_RELAY_WAIT_SECONDS,
+        DEFAULT_SILENCE_SECONDS);
   }
 }

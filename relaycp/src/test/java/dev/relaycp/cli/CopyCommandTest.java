@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -57,7 +59,7 @@ class CopyCommandTest {
     Path source = Files.createDirectories(temporary.resolve("source"));
     Files.writeString(source.resolve("a.txt"), "hello");
     Path secret = temporary.resolve("secret");
-    Files.writeString(secret, "00112233445566778899aabbccddeeff");
+    writeSecret(secret);
 
     Result result = run("copy", "-D", "ipc.client.connect.max.retries=0",
         "-D", "ipc.client.connect.timeout=2000",
@@ -73,7 +75,7 @@ class CopyCommandTest {
   @Test
   void missingSourceIsAUserError() throws Exception {
     Path secret = temporary.resolve("secret");
-    Files.writeString(secret, "00112233445566778899aabbccddeeff");
+    writeSecret(secret);
 
     Result result = run("copy", temporary.resolve("absent").toUri().toString(),
         temporary.resolve("copy").toUri().toString(),
@@ -82,6 +84,48 @@ class CopyCommandTest {
     assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
     assertThat(result.err()).contains("does not exist; check the path");
     assertThat(Files.exists(temporary.resolve("copy"))).isFalse();
+  }
+
+  private static void writeSecret(Path file) throws IOException {
+    Files.writeString(file, "00112233445566778899aabbccddeeff");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+  }
+
+  @Test
+  void aSecretFileOthersCanReadIsAWarning() throws Exception {
+    Path secret = temporary.resolve("open-secret");
+    Files.writeString(secret, "00112233445566778899aabbccddeeff");
+    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
+
+    Result result = run("copy", temporary.resolve("absent").toUri().toString(),
+        temporary.resolve("copy").toUri().toString(),
+        "--relays", "127.0.0.1:9", "--secret-file", secret.toString());
+
+    assertThat(result.err()).contains("relaycp: warning: secret file " + secret
+        + " is readable by others (rw-r--r--)").contains("chmod 600");
+  }
+
+  @Test
+  void aBadRelaySettingIsAUserErrorNamingItsKeyBeforeAnyRelayStarts() {
+    Result result = run("copy", "-D", "relaycp.relay.bytes-per-second-limit=1MB",
+        "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--local-relays", "1");
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(result.err().strip())
+        .startsWith("relaycp: relaycp.relay.bytes-per-second-limit must be a size in bytes")
+        .contains("got '1MB'").doesNotContain("\n");
+  }
+
+  @Test
+  void aReportInAFolderThatDoesNotExistIsRefusedBeforeTheCopy() {
+    Path report = temporary.resolve("no-such-folder").resolve("report.json");
+
+    Result result = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--local-relays", "1",
+        "--report", report.toString());
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(result.err()).contains("--report " + report)
+        .contains("does not exist or is not writable");
   }
 
   @Test
@@ -128,7 +172,8 @@ class CopyCommandTest {
   @Test
   void anUnreachableResourceManagerIsAnExternalErrorWithinTheStartTimeout() throws Exception {
     Path source = Files.createDirectories(temporary.resolve("source"));
-    Files.writeString(source.resolve("a.txt"), "hello");
+    // Empty: a local file with bytes is refused first, file:// having no checksums.
+    Files.createFile(source.resolve("a.txt"));
     Path conf = Files.createDirectories(temporary.resolve("conf"));
     Files.writeString(conf.resolve("yarn-site.xml"), "<configuration><property>"
         + "<name>yarn.resourcemanager.address</name><value>127.0.0.1:1</value>"
