@@ -7,7 +7,10 @@ import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.HadoopFailures;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.Optional;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -36,6 +39,51 @@ public final class ChecksumVerifier {
     }
     return new FileVerification(path, bytes, actual.getAlgorithmName(),
         HexFormat.of().formatHex(actual.getBytes()), expected.equals(actual));
+  }
+
+  /**
+   * Before anything moves: the checksum of SRC's smallest non-empty file, which shows that
+   * SRC's file system has checksums at all (empty for a tree of empty files).
+   *
+   * @throws RelayCpException UNSUPPORTED_FILESYSTEM when it has none
+   */
+  Optional<FileChecksum> sourceSample(SourceTree tree) {
+    Optional<SourceFile> smallest = tree.files().stream()
+        .filter(file -> file.length() > 0)
+        .min(Comparator.comparingLong(SourceFile::length));
+    if (smallest.isEmpty()) {
+      return Optional.empty();
+    }
+    FileChecksum sample = checksum(source, smallest.get().uri());
+    if (sample == null) {
+      throw new RelayCpException(ErrorCode.UNSUPPORTED_FILESYSTEM, "SRC's file system ("
+          + source.getUri() + ") gives no file checksums, so relaycp could not verify a copy;"
+          + " nothing was copied. Copy from a file system with checksums (HDFS)");
+    }
+    return Optional.of(sample);
+  }
+
+  /**
+   * Before anything moves: writes a one-byte probe in {@code folder} of the destination and
+   * refuses a destination that gives no file checksums.
+   */
+  void checkDestination(Path folder) {
+    Path probe = new Path(folder, ".checksum-probe");
+    FileChecksum written;
+    try {
+      try (FSDataOutputStream out = destination.create(probe, true)) {
+        out.write(0);
+      }
+      written = destination.getFileChecksum(probe);
+      destination.delete(probe, false);
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "writing a checksum probe in " + folder);
+    }
+    if (written == null) {
+      throw new RelayCpException(ErrorCode.UNSUPPORTED_FILESYSTEM, "DST's file system ("
+          + destination.getUri() + ") gives no file checksums, so relaycp could not verify a"
+          + " copy; nothing was copied. Copy to a file system with checksums (HDFS)");
+    }
   }
 
   private static FileChecksum checksum(FileSystem fileSystem, URI file) {

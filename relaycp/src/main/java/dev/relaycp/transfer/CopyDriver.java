@@ -22,6 +22,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,6 +39,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.hadoop.fs.BBPartHandle;
 import org.apache.hadoop.fs.BBUploadHandle;
+import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.MultipartUploader;
@@ -88,11 +91,14 @@ public final class CopyDriver {
     FileSystem source = opener.open(settings.source());
     FileSystem destination = opener.open(settings.destination());
     Path sourceRoot = source.makeQualified(new Path(settings.source()));
+    refuseCopyIntoItself(sourceRoot, destination.makeQualified(new Path(settings.destination())));
     SourceTree tree = SourceLister.list(source, sourceRoot);
     Path destinationRoot = destinationRoot(destination, settings.destination(), tree, sourceRoot);
     Committer committer = new Committer(destination, settings.overwrite());
     committer.checkTargets(tree, destinationRoot);
 
+    Optional<FileChecksum> checksumSample =
+        new ChecksumVerifier(source, destination).sourceSample(tree);
     List<Chunk> chunks = new Chunker(settings.blocksPerChunk()).chunk(tree.files());
     String transferId = UUID.randomUUID().toString();
     PhaseClock phases = new PhaseClock(started);
@@ -108,14 +114,15 @@ public final class CopyDriver {
           tree.files().size(), tree.totalBytes(), chunks.size(), routes.size(),
           routeSource.provisioner());
       return copy(settings, source, destination, tree, destinationRoot, committer, chunks,
-          transferId, routeSource, secret, progress, phases, started);
+          transferId, routeSource, secret, progress, phases, started, checksumSample);
     }
   }
 
   private CopyReport copy(CopySettings settings, FileSystem source, FileSystem destination,
       SourceTree tree, Path destinationRoot, Committer committer, List<Chunk> chunks,
       String transferId, RouteSource routeSource, TransferSecret secret,
-      TransferProgress.Listener progress, PhaseClock phases, long started) {
+      TransferProgress.Listener progress, PhaseClock phases, long started,
+      Optional<FileChecksum> checksumSample) {
     StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
     Run run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
         started);
@@ -123,6 +130,9 @@ public final class CopyDriver {
         new NioEventLoopGroup(2, new DefaultThreadFactory("driver-io", true));
     ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
     try {
+      if (checksumSample.isPresent()) {
+        new ChecksumVerifier(source, destination).checkDestination(staging.root());
+      }
       run.startUploads();
       RelayConnector connector = RelayConnector.of(eventLoops, secret)
           .withSilenceTimeout(TimeUnit.SECONDS.toMillis(settings.silenceSeconds()));
@@ -170,6 +180,28 @@ public final class CopyDriver {
       pool.shutdownNow();
       eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       staging.remove();
+    }
+  }
+
+  /**
+   * A destination that is the source or lies inside it would copy a tree into itself (and
+   * with --overwrite replace the source's own files): refused before anything is read.
+   */
+  static void refuseCopyIntoItself(Path sourceRoot, Path destination) {
+    URI source = sourceRoot.toUri();
+    URI target = destination.toUri();
+    if (!Objects.equals(source.getScheme(), target.getScheme())
+        || !Objects.equals(source.getAuthority(), target.getAuthority())) {
+      return;
+    }
+    String sourcePath = sourceRoot.toUri().getPath();
+    String targetPath = target.getPath();
+    boolean inside = targetPath.equals(sourcePath) || sourcePath.equals("/")
+        || targetPath.startsWith(sourcePath.endsWith("/") ? sourcePath : sourcePath + "/");
+    if (inside) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "DST " + destination
+          + (targetPath.equals(sourcePath) ? " is SRC itself" : " lies inside SRC " + sourceRoot)
+          + ": the copy would copy the tree into itself; pick a destination outside SRC");
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.EmbeddedClusters;
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
@@ -140,6 +141,48 @@ class CopyDriverTest {
     assertNoStaging();
   }
 
+  /** Chunks the fixture's relays have read so far. */
+  private static long chunksRead() {
+    return relays.servers.stream().mapToLong(server -> server.counters().chunksRead()).sum();
+  }
+
+  @Test
+  void aDestinationThatIsTheSourceOrInsideItIsRefusedBeforeAnythingMoves() throws IOException {
+    long before = chunksRead();
+    for (String target : new String[] {"/data", "/data/inner", "/data/small/deeper"}) {
+      assertThatThrownBy(() -> new CopyDriver(opener).copy(
+          CopySettings.of(clusters.sourceUri("/data"), clusters.sourceUri(target), true),
+          relays.routes, relays.secret, TransferProgress.Listener.NONE))
+          .as(target)
+          .isInstanceOfSatisfying(RelayCpException.class,
+              e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+          .hasMessageContaining("copy the tree into itself");
+    }
+    assertThat(source.exists(new Path("/data/inner"))).isFalse();
+    assertThat(chunksRead()).isEqualTo(before);
+    // A name that only starts like the source is outside it.
+    CopyDriver.refuseCopyIntoItself(new Path("hdfs://nn:8020/data"),
+        new Path("hdfs://nn:8020/data-copy"));
+    CopyDriver.refuseCopyIntoItself(new Path("hdfs://nn:8020/data"),
+        new Path("hdfs://other:8020/data"));
+  }
+
+  @Test
+  void aSourceWithoutFileChecksumsIsRefusedBeforeAnythingMoves(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path local) throws IOException {
+    java.nio.file.Files.writeString(local.resolve("a.txt"), "no checksum here");
+
+    assertThatThrownBy(() -> new CopyDriver(opener).copy(
+        CopySettings.of(local.toUri(), clusters.destinationUri("/from-local"), false),
+        relays.routes, relays.secret, TransferProgress.Listener.NONE))
+        .isInstanceOfSatisfying(RelayCpException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.UNSUPPORTED_FILESYSTEM))
+        .hasMessageContaining("gives no file checksums")
+        .hasMessageContaining("nothing was copied");
+    assertThat(destination.exists(new Path("/from-local"))).isFalse();
+    assertNoStaging();
+  }
+
   @Test
   void singleFileOntoAnExistingDirectoryLandsInside() throws IOException {
     destination.mkdirs(new Path("/single"));
@@ -266,7 +309,8 @@ class CopyDriverTest {
     secret.writeTo(secretFile);
     try (LocalRelayProcesses local = LocalRelayProcesses.start(2, secretFile,
         java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000",
-            RelaySettings.SILENCE_TIMEOUT_KEY, Long.toString(silenceSeconds)), List.of())) {
+            RelayKeys.SILENCE_TIMEOUT_SECONDS.key(), Long.toString(silenceSeconds)),
+        List.of())) {
       Process paused = local.processes().get(index);
       java.util.concurrent.atomic.AtomicLong pausedAt = new java.util.concurrent.atomic.AtomicLong();
       java.util.concurrent.atomic.AtomicLong droppedAt = new java.util.concurrent.atomic.AtomicLong();
