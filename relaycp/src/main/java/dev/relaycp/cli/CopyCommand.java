@@ -14,6 +14,7 @@ import dev.relaycp.provision.RelayProvisioner;
 import dev.relaycp.provision.StaticRelays;
 import dev.relaycp.provision.YarnRelays;
 import dev.relaycp.provision.YarnRelaySettings;
+import dev.relaycp.provision.spawn.SpawnedRelays;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.CopyDriver;
@@ -72,6 +73,9 @@ public final class CopyCommand implements Callable<Integer> {
   @ParentCommand RelayCpCommand parent;
   @Spec CommandSpec spec;
   @Mixin HadoopOptions hadoop;
+  @Mixin SpawnOptions spawnOptions;
+  /** The spawned relays of this copy, once started, for the summary. */
+  private SpawnedRelays spawned;
 
   @Parameters(index = "0", paramLabel = "SRC", description = "Source file or directory URI.")
   String source;
@@ -170,21 +174,27 @@ public final class CopyCommand implements Callable<Integer> {
     Optional<AutoPairs> auto = autoPairs(settings, configuration, historyFile);
     auto.ifPresent(choice -> {
       if (!json) {
-        err.printf(Locale.ROOT, "relaycp: --pairs auto: starting %d local relay pair(s): %s%n",
-            choice.pairs(), choice.plan().reason());
+        err.printf(Locale.ROOT, "relaycp: --pairs auto: starting %d %s relay pair(s): %s%n",
+            choice.pairs(), spawnOptions.spawning() ? "spawned" : "local",
+            choice.plan().reason());
         err.flush();
       }
     });
     try (TemporarySecret secret = secret();
         CopyProgress progress = CopyProgress.start(!noProgress && !json)) {
       CopyReport result = new CopyDriver(FileSystemOpener.of(configuration))
-          .copy(settings, relaysFor(configuration, secret, auto), secret.secret(), progress);
+          .copy(settings, relaysFor(configuration, settings, secret, auto), secret.secret(),
+              progress);
       progress.close();
       if (HistoryFile.recording(noHistory, configuration)) {
         ObservedRates.record(historyFile, ObservedRates.ofCopy(result.routeResults()), err);
       }
       Map<String, Object> summary = summary(result);
       auto.ifPresent(choice -> summary.put("plan", planSummary(choice)));
+      if (spawned != null) {
+        summary.putAll(SpawnOptions.summary(spawned, spawnOptions.pretest, result.bytes(),
+            configuration, auto.map(choice -> choice.plan().chosen().dollars())));
+      }
       if (report != null) {
         Files.writeString(report, jsonMapper().writeValueAsString(summary));
       }
@@ -243,12 +253,14 @@ public final class CopyCommand implements Callable<Integer> {
   /** Every check of the options against each other and the configuration, in one place. */
   CopySettings settings(Configuration configuration) {
     checkYarnOptions();
-    if (localRelays == null && pairs == null && relays.isEmpty()) {
+    boolean spawning = spawnOptions.spawning();
+    spawnOptions.check("auto".equalsIgnoreCase(pairs));
+    if (localRelays == null && pairs == null && relays.isEmpty() && !spawning) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "no relays given; pass --local-relays N (or --pairs auto) to start relays here, or"
               + " --relays host:port,...");
     }
-    if ((localRelays != null || pairs != null) && !relays.isEmpty()) {
+    if ((localRelays != null || (pairs != null && !spawning)) && !relays.isEmpty()) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           (pairs != null ? "--pairs" : "--local-relays") + " starts relays here but --relays names"
               + " running ones; use one of them");
@@ -405,8 +417,29 @@ public final class CopyCommand implements Callable<Integer> {
     }
   }
 
-  /** The relays of this copy, started once the listing is known. */
+  /**
+   * The relays of this copy, started once the listing is known: the datanode relays (or local
+   * ones), with spawned pairs joining them when asked for.
+   */
   private Function<SourceTree, RouteSource> relaysFor(Configuration configuration,
+      CopySettings settings, TemporarySecret secret, Optional<AutoPairs> auto) {
+    if (!spawnOptions.spawning()) {
+      return baseRelaysFor(configuration, secret, auto);
+    }
+    int spawnPairs = auto.map(AutoPairs::pairs).orElseGet(() -> spawnOptions.spawn);
+    Optional<Function<SourceTree, RouteSource>> base =
+        relays.isEmpty() && localRelays == null ? Optional.empty()
+            : Optional.of(baseRelaysFor(configuration, secret, Optional.empty()));
+    Function<Optional<RouteSource>, SpawnedRelays> starter = spawnOptions.starter(spawnPairs,
+        configuration, settings.source(), settings.destination(), secret.secret(),
+        secret.file());
+    return tree -> {
+      spawned = starter.apply(base.map(relaysForTree -> relaysForTree.apply(tree)));
+      return spawned;
+    };
+  }
+
+  private Function<SourceTree, RouteSource> baseRelaysFor(Configuration configuration,
       TemporarySecret secret, Optional<AutoPairs> auto) {
     if (yarnRelays()) {
       Configuration source = siteConfiguration(configuration, sourceConf);
@@ -423,7 +456,7 @@ public final class CopyCommand implements Callable<Integer> {
             : started.with(StaticRelays.of(runningReaders, runningWriters));
       };
     }
-    if (localRelays != null || pairs != null) {
+    if (localRelays != null || (pairs != null && !spawnOptions.spawning())) {
       int count = auto.map(AutoPairs::pairs)
           .orElseGet(() -> localRelays != null ? localRelays : fixedPairs());
       return tree -> LocalRelayProcesses.start(count, secret.file(), hadoop.properties,

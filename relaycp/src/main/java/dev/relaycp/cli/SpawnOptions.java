@@ -1,0 +1,270 @@
+package dev.relaycp.cli;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.plan.DataSize;
+import dev.relaycp.plan.Pricing;
+import dev.relaycp.plan.SpawnBill;
+import dev.relaycp.provision.YarnRelaySettings;
+import dev.relaycp.provision.spawn.CommandHostSpawner;
+import dev.relaycp.provision.spawn.DriverHeartbeats;
+import dev.relaycp.provision.spawn.HostSpawner;
+import dev.relaycp.provision.spawn.SpawnContext;
+import dev.relaycp.provision.spawn.SpawnedRelays;
+import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.RelayProbe;
+import dev.relaycp.transfer.RouteSource;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import picocli.CommandLine.Option;
+
+/**
+ * The options of relays relaycp spawns for a copy ({@code --spawn N} pairs through a backend),
+ * their checks, and the summary of what was spawned and what it cost.
+ */
+public final class SpawnOptions {
+  static final String PRETEST_BYTES = "relaycp.spawn.pretest-bytes";
+  static final String DOLLARS_PER_HOUR = "relaycp.spawn.dollars-per-hour";
+  static final String EGRESS_DOLLARS_PER_GIB = "relaycp.cost.egress-dollars-per-gib";
+  static final double DEFAULT_DOLLARS_PER_HOUR = 0.0464;
+  static final double DEFAULT_EGRESS_DOLLARS_PER_GIB = 0.02;
+  private static final String DEFAULT_PRETEST_BYTES = "16MiB";
+
+  @Option(names = "--spawn", paramLabel = "N",
+      description = {"Spawn N relay pairs for this copy through --spawn-backend, beside the",
+          "datanode relays (--relays); each pair joins as a route once both relays answer,",
+          "and every spawned host is released at the end. With --pairs auto the planner",
+          "chooses N."})
+  Integer spawn;
+
+  @Option(names = "--spawn-backend", paramLabel = "aws|exec",
+      description = "What starts the spawned hosts: exec (--spawn-command; the default when it"
+          + " is given) or aws (EC2 instances).")
+  String backend;
+
+  @Option(names = "--spawn-command", paramLabel = "CMD",
+      description = {"exec backend: a shell command that starts one relay and prints its",
+          "host:port; {site} (src|dst), {slot} and {transfer} are replaced, and",
+          "RELAYCP_SECRET_FILE and RELAYCP_DRIVER_HEARTBEAT are in its environment."})
+  String spawnCommand;
+
+  @Option(names = "--release-command", paramLabel = "CMD",
+      description = {"exec backend: a shell command that stops one spawned relay ({address},",
+          "{handle}, {site}, {slot}, {transfer} replaced); without it the spawn command is",
+          "ended instead."})
+  String releaseCommand;
+
+  @Option(names = "--spawn-timeout", paramLabel = "DURATION", defaultValue = "5m",
+      description = "How long a spawned host has to answer before it is released and replaced"
+          + " once (e.g. 90s, 5m; default ${DEFAULT-VALUE}).")
+  String spawnTimeout;
+
+  @Option(names = "--pretest",
+      description = {"Spawn twice the pairs, measure each with a timed send",
+          "(" + PRETEST_BYTES + ", default " + DEFAULT_PRETEST_BYTES + "), keep the fastest and",
+          "release the rest at once."})
+  boolean pretest;
+
+  /** Whether any spawn option asks for spawned relays. */
+  boolean spawning() {
+    return spawn != null || backend != null || spawnCommand != null;
+  }
+
+  /** Checks these options against each other; {@code auto}: --pairs auto chooses N. */
+  void check(boolean auto) {
+    if (!spawning()) {
+      if (pretest || releaseCommand != null) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--pretest and --release-command"
+            + " steer spawned relays; add --spawn N (or --pairs auto) and a backend");
+      }
+      return;
+    }
+    if (spawn != null && auto) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--spawn N and --pairs auto both choose the spawned pairs; give one of them");
+    }
+    if (spawn == null && !auto) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "spawned relays need a count: --spawn N, or --pairs auto for the planner's");
+    }
+    if (spawn != null && spawn < 1) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--spawn must be 1 or more, got " + spawn);
+    }
+    String chosen = backend();
+    if (!chosen.equals("exec") && !chosen.equals("aws")) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "unknown --spawn-backend '" + backend + "'; use exec or aws");
+    }
+    if (chosen.equals("exec") && spawnCommand == null) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--spawn-backend exec needs"
+          + " --spawn-command, a command that starts a relay and prints its host:port");
+    }
+    if (chosen.equals("aws") && (spawnCommand != null || releaseCommand != null)) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--spawn-command and"
+          + " --release-command are for --spawn-backend exec; drop them or use exec");
+    }
+    timeout();
+  }
+
+  String backend() {
+    if (backend != null) {
+      return backend.toLowerCase(Locale.ROOT);
+    }
+    return spawnCommand != null ? "exec" : "aws";
+  }
+
+  Duration timeout() {
+    return duration(spawnTimeout, "--spawn-timeout");
+  }
+
+  /** Parses {@code 90}, {@code 90s}, {@code 5m}, {@code 1h} or an ISO-8601 {@code PT5M}. */
+  static Duration duration(String text, String option) {
+    String trimmed = text.strip().toLowerCase(Locale.ROOT);
+    try {
+      Duration parsed;
+      if (trimmed.startsWith("pt") || trimmed.startsWith("p")) {
+        parsed = Duration.parse(trimmed.toUpperCase(Locale.ROOT));
+      } else if (trimmed.endsWith("ms")) {
+        parsed = Duration.ofMillis(Long.parseLong(trimmed.substring(0, trimmed.length() - 2)));
+      } else if (trimmed.endsWith("s")) {
+        parsed = Duration.ofSeconds(Long.parseLong(trimmed.substring(0, trimmed.length() - 1)));
+      } else if (trimmed.endsWith("m")) {
+        parsed = Duration.ofMinutes(Long.parseLong(trimmed.substring(0, trimmed.length() - 1)));
+      } else if (trimmed.endsWith("h")) {
+        parsed = Duration.ofHours(Long.parseLong(trimmed.substring(0, trimmed.length() - 1)));
+      } else {
+        parsed = Duration.ofSeconds(Long.parseLong(trimmed));
+      }
+      if (parsed.isNegative() || parsed.isZero()) {
+        throw new NumberFormatException("not positive");
+      }
+      return parsed;
+    } catch (NumberFormatException | DateTimeParseException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, option + " '" + text
+          + "' is not a positive duration; write e.g. 90s, 5m or 1h");
+    }
+  }
+
+  /**
+   * The copy's relays: {@code base}'s (if any) with {@code pairs} spawned pairs joining them.
+   * The heartbeats the spawned relays follow live on each site's cluster.
+   */
+  Function<Optional<RouteSource>, SpawnedRelays> starter(int pairs, Configuration configuration,
+      URI source, URI destination, TransferSecret secret, Path secretFile) {
+    YarnRelaySettings yarn = YarnRelaySettings.from(configuration, Map.of());
+    long pretestBytes = DataSize.parse(configuration.get(PRETEST_BYTES, DEFAULT_PRETEST_BYTES))
+        .bytes();
+    Duration timeout = timeout();
+    return base -> {
+      String transferId = UUID.randomUUID().toString();
+      FileSystemOpener opener = FileSystemOpener.of(configuration);
+      Map<String, FileSystem> sites = new LinkedHashMap<>();
+      sites.put("src", opener.open(source));
+      sites.put("dst", opener.open(destination));
+      Duration driverTimeout = Duration.ofSeconds(yarn.driverTimeoutSeconds());
+      Duration expiryMargin = Duration.ofMinutes(10).plus(driverTimeout);
+      HostSpawner[] spawner = new HostSpawner[1];
+      DriverHeartbeats heartbeats = DriverHeartbeats.start(sites, yarn.stagingDirectory(),
+          transferId, Duration.ofSeconds(Math.max(1, driverTimeout.toSeconds() / 6)), () -> {
+            if (spawner[0] != null) {
+              spawner[0].extendExpiry(Instant.now().plus(expiryMargin));
+            }
+          });
+      try {
+        SpawnContext context = new SpawnContext(transferId, secret, secretFile, driverTimeout,
+            Instant.now().plus(expiryMargin).plus(timeout), heartbeats.uris());
+        spawner[0] = spawner(context, timeout);
+        Optional<SpawnedRelays.Pretest> probe = Optional.empty();
+        if (pretest) {
+          URI sourceScratch = URI.create(heartbeats.uris().get("src")).resolve(".");
+          URI destinationScratch = URI.create(heartbeats.uris().get("dst")).resolve(".");
+          probe = Optional.of(new SpawnedRelays.Pretest(new RelayProbe(opener),
+              new RelayProbe.Settings(sourceScratch, destinationScratch, pretestBytes,
+                  Math.max(30, timeout.toSeconds()))));
+        }
+        return SpawnedRelays.start(base,
+            new SpawnedRelays.Request(spawner[0], context, pairs, timeout, probe), secret,
+            heartbeats);
+      } catch (RuntimeException e) {
+        heartbeats.close();
+        base.ifPresent(RouteSource::close);
+        throw e;
+      }
+    };
+  }
+
+  private HostSpawner spawner(SpawnContext context, Duration timeout) {
+    return switch (backend()) {
+      case "exec" -> CommandHostSpawner.of(spawnCommand, Optional.ofNullable(releaseCommand),
+          context, timeout);
+      default -> throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--spawn-backend " + backend() + " is not available in this build; use exec");
+    };
+  }
+
+  /** The JSON summary's {@code spawned} and {@code cost} parts. */
+  static Map<String, Object> summary(SpawnedRelays relays, boolean pretested, long bytes,
+      Configuration configuration, Optional<Double> predictedDollars) {
+    double dollarsPerHour = configuration.getDouble(DOLLARS_PER_HOUR, DEFAULT_DOLLARS_PER_HOUR);
+    Pricing pricing = new Pricing(
+        configuration.getDouble(EGRESS_DOLLARS_PER_GIB, DEFAULT_EGRESS_DOLLARS_PER_GIB), 0);
+    List<SpawnBill.HostRun> runs = new ArrayList<>();
+    List<Map<String, Object>> hosts = new ArrayList<>();
+    for (SpawnedRelays.HostRecord host : relays.hosts()) {
+      String machineType = host.host().map(started -> started.machineType()).orElse("");
+      runs.add(new SpawnBill.HostRun(host.slot().site(), machineType, dollarsPerHour,
+          host.host().isPresent() ? host.runSeconds() : 0));
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("site", host.slot().site());
+      entry.put("slot", host.slot().slot());
+      entry.put("address", host.host().map(started -> started.address().toString()).orElse(null));
+      entry.put("handle", host.host().map(started -> started.handle()).orElse(null));
+      entry.put("machineType", machineType);
+      entry.put("outcome", host.outcome().name().toLowerCase(Locale.ROOT));
+      entry.put("runSeconds", host.runSeconds());
+      entry.put("answeredSeconds", host.answeredSeconds().isPresent()
+          ? host.answeredSeconds().getAsDouble() : null);
+      entry.put("pretestMbPerSecond", host.pretestMegabytesPerSecond().isPresent()
+          ? host.pretestMegabytesPerSecond().getAsDouble() : null);
+      entry.put("released", host.released());
+      host.failure().ifPresent(failure -> entry.put("failure", failure));
+      hosts.add(entry);
+    }
+    SpawnBill bill = SpawnBill.of(runs.stream()
+        .filter(run -> run.runSeconds() > 0).toList(), bytes, pricing);
+    Map<String, Object> spawned = new LinkedHashMap<>();
+    spawned.put("backend", relays.backend());
+    spawned.put("pretest", pretested);
+    spawned.put("startedByRelaycp", true);
+    spawned.put("allReleased",
+        relays.hosts().stream().allMatch(SpawnedRelays.HostRecord::released));
+    spawned.put("hosts", hosts);
+    Map<String, Object> cost = new LinkedHashMap<>();
+    cost.put("spawnedHostSeconds", bill.hosts().stream()
+        .mapToDouble(SpawnBill.HostCharge::billedSeconds).sum());
+    cost.put("spawnedHostDollars", bill.hostDollars());
+    cost.put("egressBytes", bill.egressBytes());
+    cost.put("egressDollars", bill.egressDollars());
+    cost.put("dollars", bill.dollars());
+    predictedDollars.ifPresent(dollars -> cost.put("predictedDollars", dollars));
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("spawned", spawned);
+    summary.put("cost", cost);
+    return summary;
+  }
+}

@@ -1,0 +1,488 @@
+package dev.relaycp.provision.spawn;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.provision.RelayProvisioner;
+import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.RelayConnection;
+import dev.relaycp.relay.RelayConnector;
+import dev.relaycp.relay.RelayMessage;
+import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.RelayProbe;
+import dev.relaycp.transfer.Route;
+import dev.relaycp.transfer.RouteSource;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.util.ShutdownHookManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Relay pairs a {@link HostSpawner} starts for one copy, joined to the copy as routes while it
+ * already runs on the routes of {@code base} (the datanode relays), so the copy never waits
+ * for a VM to boot. Without a base the copy waits for the first spawned pair.
+ *
+ * <p>Each pair's two hosts start side by side; a host whose relay has not answered (connected
+ * and proved the secret) within the spawn timeout is released and replaced once. With a
+ * pre-test, twice the pairs are started, every pair that came up is measured by one timed
+ * send ({@link RelayProbe}), the fastest {@code pairs} join and the others are released at
+ * once. {@link #close} releases every host, whatever happened, and then closes the base.
+ */
+public final class SpawnedRelays implements RelayProvisioner {
+  private static final Logger LOG = LoggerFactory.getLogger(SpawnedRelays.class);
+  /** Spawned routes are numbered from here, after any the base may make. */
+  static final int FIRST_ROUTE_ID = 1000;
+  private static final long ANSWER_RETRY_MILLIS = 500;
+
+  /**
+   * What to start.
+   *
+   * @param pairs the pairs that join the copy (p)
+   * @param spawnTimeout how long a host has, from its spawn request, for its relay to answer
+   * @param pretest measure twice the pairs and keep the fastest; empty for no pre-test
+   */
+  public record Request(HostSpawner spawner, SpawnContext context, int pairs,
+      Duration spawnTimeout, Optional<Pretest> pretest) {
+    public Request {
+      requireNonNull(spawner, "spawner is null");
+      requireNonNull(context, "context is null");
+      requireNonNull(spawnTimeout, "spawnTimeout is null");
+      requireNonNull(pretest, "pretest is null");
+      if (pairs < 1) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+            "--spawn must be 1 or more, got " + pairs);
+      }
+      if (spawnTimeout.isNegative() || spawnTimeout.isZero()) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+            "--spawn-timeout must be positive, got " + spawnTimeout);
+      }
+    }
+  }
+
+  /** How candidate pairs are measured: the probe and its settings (scratch folders, bytes). */
+  public record Pretest(RelayProbe probe, RelayProbe.Settings settings) {
+    public Pretest {
+      requireNonNull(probe, "probe is null");
+      requireNonNull(settings, "settings is null");
+    }
+  }
+
+  /** What became of one spawned host. */
+  public enum Outcome {
+    /** Its pair joined the copy. */
+    ROUTED,
+    /** Its pair was measured slower than the pairs kept. */
+    REJECTED_BY_PRETEST,
+    /** It never answered within the spawn timeout. */
+    TIMED_OUT,
+    /** The backend could not start it. */
+    FAILED,
+    /** It came up, but its partner did not, or the copy ended first. */
+    UNUSED
+  }
+
+  /**
+   * One host, for the report and the bill.
+   *
+   * @param host what the backend started; empty if it started nothing
+   * @param runSeconds from the spawn request to the release (what a cloud bills)
+   * @param answeredSeconds from the spawn request until its relay answered; empty if never
+   * @param pretestMegabytesPerSecond its pair's pre-test rate, when measured
+   * @param released whether relaycp has released it (or it never started)
+   */
+  public record HostRecord(SpawnSlot slot, Optional<SpawnedHost> host, Outcome outcome,
+      double runSeconds, OptionalDouble answeredSeconds, OptionalDouble pretestMegabytesPerSecond,
+      boolean released, Optional<String> failure) {
+    public HostRecord {
+      requireNonNull(slot, "slot is null");
+      requireNonNull(host, "host is null");
+      requireNonNull(outcome, "outcome is null");
+      requireNonNull(answeredSeconds, "answeredSeconds is null");
+      requireNonNull(pretestMegabytesPerSecond, "pretestMegabytesPerSecond is null");
+      requireNonNull(failure, "failure is null");
+    }
+  }
+
+  /** A host while it lives: its slot, when it was asked for, and what came of it. */
+  private static final class Tracked {
+    final SpawnSlot slot;
+    final long requestedAt = System.nanoTime();
+    volatile SpawnedHost host;
+    volatile long answeredAt;
+    volatile long releasedAt;
+    volatile Outcome outcome = Outcome.UNUSED;
+    volatile String failure;
+    volatile double pretestRate = Double.NaN;
+
+    Tracked(SpawnSlot slot) {
+      this.slot = slot;
+    }
+  }
+
+  private final Request request;
+  private final Optional<RouteSource> base;
+  private final TransferSecret secret;
+  private final NioEventLoopGroup eventLoops =
+      new NioEventLoopGroup(1, new DefaultThreadFactory("spawned-relays-io", true));
+  private final ExecutorService pool =
+      Executors.newCachedThreadPool(new DefaultThreadFactory("spawned-relays", true));
+  private final List<Tracked> hosts = new CopyOnWriteArrayList<>();
+  private final List<Route> routes = new CopyOnWriteArrayList<>();
+  private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
+  private final Map<String, AtomicInteger> nextSlot = Map.of(
+      SpawnSlot.SOURCE_SITE, new AtomicInteger(), SpawnSlot.DESTINATION_SITE, new AtomicInteger());
+  private final CompletableFuture<Void> settled = new CompletableFuture<>();
+  private final AutoCloseable heartbeats;
+  /** Releases everything on Ctrl-C or SIGTERM, as the copy's own end would. */
+  private final Runnable shutdownHook = this::close;
+  private volatile boolean closed;
+
+  private SpawnedRelays(Request request, Optional<RouteSource> base, TransferSecret secret,
+      AutoCloseable heartbeats) {
+    this.request = request;
+    this.base = base;
+    this.secret = secret;
+    this.heartbeats = heartbeats;
+  }
+
+  /**
+   * Starts spawning in the background and returns at once; routes join as pairs come up.
+   * {@code base}'s routes are used meanwhile, and it is closed with these.
+   */
+  public static SpawnedRelays start(Optional<RouteSource> base, Request request,
+      TransferSecret secret, AutoCloseable heartbeats) {
+    requireNonNull(base, "base is null");
+    requireNonNull(request, "request is null");
+    requireNonNull(secret, "secret is null");
+    requireNonNull(heartbeats, "heartbeats is null");
+    SpawnedRelays relays = new SpawnedRelays(request, base, secret, heartbeats);
+    ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,
+        FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+    Thread coordinator = new Thread(relays::spawnAll, "spawned-relays-coordinator");
+    coordinator.setDaemon(true);
+    coordinator.start();
+    return relays;
+  }
+
+  /** Brings up every candidate pair, then (with a pre-test) keeps the fastest. */
+  private void spawnAll() {
+    try {
+      int candidates = request.pretest().isPresent() ? 2 * request.pairs() : request.pairs();
+      LOG.info("Spawning {} relay pair(s) through {}{}", candidates, request.spawner().backend(),
+          request.pretest().isPresent() ? " to pre-test, keeping the fastest "
+              + request.pairs() : "");
+      List<CompletableFuture<Optional<Candidate>>> pairs = new ArrayList<>();
+      for (int index = 0; index < candidates; index++) {
+        pairs.add(CompletableFuture.supplyAsync(this::bringUpPair, pool));
+      }
+      List<Candidate> up = new ArrayList<>();
+      for (CompletableFuture<Optional<Candidate>> pair : pairs) {
+        Optional<Candidate> candidate = pair.join();
+        if (candidate.isEmpty() || closed) {
+          continue;
+        }
+        if (request.pretest().isPresent()) {
+          up.add(candidate.get());
+        } else {
+          join(candidate.get());
+        }
+      }
+      if (request.pretest().isPresent() && !closed) {
+        keepFastest(up);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Spawning relays failed: {}", e.getMessage(), e);
+    } finally {
+      settled.complete(null);
+    }
+  }
+
+  /** A pair whose two relays answer, not yet a route. */
+  private record Candidate(Tracked reader, Tracked writer) {}
+
+  private Optional<Candidate> bringUpPair() {
+    CompletableFuture<Optional<Tracked>> reader =
+        CompletableFuture.supplyAsync(() -> bringUpHost(SpawnSlot.SOURCE_SITE), pool);
+    Optional<Tracked> writer = bringUpHost(SpawnSlot.DESTINATION_SITE);
+    Optional<Tracked> source = reader.join();
+    if (source.isPresent() && writer.isPresent() && !closed) {
+      return Optional.of(new Candidate(source.get(), writer.get()));
+    }
+    source.ifPresent(this::release);
+    writer.ifPresent(this::release);
+    return Optional.empty();
+  }
+
+  /** One host of {@code site} whose relay answers, trying a second host if the first fails. */
+  private Optional<Tracked> bringUpHost(String site) {
+    for (int attempt = 0; attempt < 2 && !closed; attempt++) {
+      Tracked tracked = new Tracked(request.context().slot(site,
+          nextSlot.get(site).getAndIncrement()));
+      hosts.add(tracked);
+      try {
+        tracked.host = request.spawner().spawn(tracked.slot);
+        if (closed) {
+          release(tracked);
+          return Optional.empty();
+        }
+        awaitAnswer(tracked);
+        tracked.answeredAt = System.nanoTime();
+        LOG.info("Spawned relay {} at {} answers after {} ms", tracked.slot,
+            tracked.host.address(), (tracked.answeredAt - tracked.requestedAt) / 1_000_000);
+        return Optional.of(tracked);
+      } catch (RelayCpException e) {
+        boolean timedOut = tracked.host != null && e.code() == ErrorCode.RELAY_UNREACHABLE;
+        tracked.outcome = timedOut ? Outcome.TIMED_OUT : Outcome.FAILED;
+        tracked.failure = e.getMessage();
+        LOG.warn("Spawned relay {} {}: {}; {}", tracked.slot,
+            timedOut ? "did not answer within " + request.spawnTimeout().toSeconds() + " s"
+                : "could not start", e.getMessage(),
+            attempt == 0 ? "releasing it and starting another" : "releasing it");
+        release(tracked);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Waits until the host's relay accepts a connection and the secret, within the timeout. */
+  private void awaitAnswer(Tracked tracked) {
+    long left = request.spawnTimeout().toNanos() - (System.nanoTime() - tracked.requestedAt);
+    long waitSeconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(left));
+    RelayConnector connector = RelayConnector.of(eventLoops, secret);
+    try {
+      connector.connectWaiting(tracked.host.address(), IGNORE, waitSeconds, ANSWER_RETRY_MILLIS)
+          .close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RelayCpException(ErrorCode.INTERRUPTED, "interrupted waiting for "
+          + tracked.slot, e);
+    }
+  }
+
+  private void keepFastest(List<Candidate> up) {
+    Pretest pretest = request.pretest().orElseThrow();
+    List<Route> candidates = new ArrayList<>();
+    for (int index = 0; index < up.size(); index++) {
+      candidates.add(new Route(FIRST_ROUTE_ID + 500 + index, up.get(index).reader().host.address(),
+          up.get(index).writer().host.address()));
+    }
+    List<RelayProbe.PairResult> results = candidates.isEmpty() ? List.of()
+        : pretest.probe().probe(pretest.settings(), candidates, secret);
+    List<Integer> order = new ArrayList<>();
+    for (int index = 0; index < results.size(); index++) {
+      double rate = results.get(index).bytesPerSecond() / 1e6;
+      up.get(index).reader().pretestRate = rate;
+      up.get(index).writer().pretestRate = rate;
+      order.add(index);
+      LOG.info("Pre-test: pair {} -> {}: {} MB/s{}", candidates.get(index).reader(),
+          candidates.get(index).writer(), String.format(Locale.ROOT, "%.2f", rate),
+          results.get(index).failure().map(why -> " (" + why + ")").orElse(""));
+    }
+    order.sort(Comparator.comparingDouble(
+        (Integer index) -> results.get(index).bytesPerSecond()).reversed());
+    int kept = 0;
+    for (int index : order) {
+      Candidate candidate = up.get(index);
+      if (kept < request.pairs() && results.get(index).measured()) {
+        join(candidate);
+        kept++;
+      } else {
+        candidate.reader().outcome = Outcome.REJECTED_BY_PRETEST;
+        candidate.writer().outcome = Outcome.REJECTED_BY_PRETEST;
+        release(candidate.reader());
+        release(candidate.writer());
+      }
+    }
+    LOG.info("Pre-test: kept {} of {} pairs that came up", kept, up.size());
+  }
+
+  private void join(Candidate candidate) {
+    Route route;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      route = new Route(FIRST_ROUTE_ID + routes.size(), candidate.reader().host.address(),
+          candidate.writer().host.address());
+      candidate.reader().outcome = Outcome.ROUTED;
+      candidate.writer().outcome = Outcome.ROUTED;
+      routes.add(route);
+      notifyAll();
+    }
+    LOG.info("Spawned pair {} and {} joins as {}", candidate.reader().slot,
+        candidate.writer().slot, route);
+    listeners.forEach(listener -> listener.accept(route));
+  }
+
+  private void release(Tracked tracked) {
+    if (tracked.releasedAt != 0) {
+      return;
+    }
+    tracked.releasedAt = System.nanoTime();
+    if (tracked.host != null) {
+      request.spawner().release(tracked.host);
+    }
+  }
+
+  /**
+   * The base's routes and the spawned routes up now; without a base, waits for the first
+   * spawned pair, failing RELAY_START_FAILED if none comes up.
+   */
+  @Override
+  public List<Route> routes() {
+    List<Route> all = new ArrayList<>();
+    base.ifPresent(source -> all.addAll(source.routes()));
+    if (base.isEmpty()) {
+      synchronized (this) {
+        while (routes.isEmpty() && !settled.isDone() && !closed) {
+          try {
+            wait(250);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RelayCpException(ErrorCode.INTERRUPTED, "interrupted spawning relays", e);
+          }
+        }
+      }
+      if (routes.isEmpty()) {
+        throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "no spawned relay pair came"
+            + " up through " + request.spawner().backend() + " within --spawn-timeout ("
+            + request.spawnTimeout().toSeconds() + " s), a second host included; see the"
+            + " log for each host's failure");
+      }
+    }
+    all.addAll(routes);
+    return all;
+  }
+
+  @Override
+  public void onJoin(Consumer<Route> joined) {
+    requireNonNull(joined, "joined is null");
+    listeners.add(joined);
+    base.ifPresent(source -> source.onJoin(joined));
+  }
+
+  @Override
+  public boolean mayJoin() {
+    return !closed && (!settled.isDone() || base.map(RouteSource::mayJoin).orElse(false));
+  }
+
+  @Override
+  public String provisioner() {
+    return base.map(source -> source.provisioner() + "+").orElse("")
+        + request.spawner().backend();
+  }
+
+  @Override
+  public Map<String, Integer> relaysStarted() {
+    Map<String, Integer> started = new LinkedHashMap<>(
+        base.map(RouteSource::relaysStarted).orElse(Map.of()));
+    for (Tracked tracked : hosts) {
+      if (tracked.host != null) {
+        started.merge(tracked.slot.site(), 1, Integer::sum);
+      }
+    }
+    return started;
+  }
+
+  /** Every host asked for so far, in the order asked; complete once closed. */
+  public List<HostRecord> hosts() {
+    List<HostRecord> records = new ArrayList<>();
+    long now = System.nanoTime();
+    for (Tracked tracked : hosts) {
+      long end = tracked.releasedAt != 0 ? tracked.releasedAt : now;
+      records.add(new HostRecord(tracked.slot, Optional.ofNullable(tracked.host),
+          tracked.outcome, (end - tracked.requestedAt) / 1e9,
+          tracked.answeredAt == 0 ? OptionalDouble.empty()
+              : OptionalDouble.of((tracked.answeredAt - tracked.requestedAt) / 1e9),
+          Double.isNaN(tracked.pretestRate) ? OptionalDouble.empty()
+              : OptionalDouble.of(tracked.pretestRate),
+          tracked.releasedAt != 0 || tracked.host == null, Optional.ofNullable(tracked.failure)));
+    }
+    return records;
+  }
+
+  /** The backend's name: "aws", "exec". */
+  public String backend() {
+    return request.spawner().backend();
+  }
+
+  /**
+   * Releases every spawned host (those still starting as their spawn returns), frees what the
+   * backend holds for the transfer, and closes the base.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      notifyAll();
+    }
+    try {
+      List<CompletableFuture<Void>> releases = new ArrayList<>();
+      for (Tracked tracked : hosts) {
+        if (tracked.host != null) {
+          releases.add(CompletableFuture.runAsync(() -> release(tracked), pool));
+        }
+      }
+      releases.forEach(CompletableFuture::join);
+      // A spawn still under way sees `closed` when it returns and releases its host itself;
+      // the copy waits for that (at most the spawn timeout) rather than leave a host running.
+      if (!settled.isDone()) {
+        LOG.info("Waiting for hosts still starting, to release them");
+        try {
+          settled.get(request.spawnTimeout().toSeconds() + 30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          LOG.warn("Spawning had not finished {} s after the copy ended; a host it starts"
+              + " later stops itself after the driver timeout, and `relaycp gc` removes it",
+              request.spawnTimeout().toSeconds() + 30);
+        }
+      }
+      for (Tracked tracked : hosts) {
+        release(tracked);
+      }
+    } finally {
+      try {
+        request.spawner().close();
+        heartbeats.close();
+      } catch (Exception e) {
+        LOG.warn("Cannot remove the spawned relays' heartbeats: {}", e.getMessage(), e);
+      } finally {
+        if (!ShutdownHookManager.get().isShutdownInProgress()) {
+          ShutdownHookManager.get().removeShutdownHook(shutdownHook);
+        }
+        pool.shutdownNow();
+        eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        base.ifPresent(RouteSource::close);
+      }
+    }
+  }
+
+  private static final RelayConnection.Listener IGNORE = new RelayConnection.Listener() {
+    @Override
+    public void onMessage(RelayMessage message) {}
+
+    @Override
+    public void onClosed(Throwable cause) {}
+  };
+}
