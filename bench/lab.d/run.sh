@@ -243,6 +243,62 @@ spawn_relay_host() {
   attach_spawned_host "$h" "$delay"
 }
 
+# The spawn service: relaycp starts the spawned hosts itself, through its exec backend
+# (--spawn-command bench/lab.d/spawn-request.sh), and this loop, in the root namespace while a
+# copy runs, does what a cloud would: for "spawn SITE SLOT" it makes host SITE-sp(SLOT+1) with
+# only a loopback, starts its relay there (following the driver's heartbeat, as a VM's
+# user-data would), answers the host's address at once, and joins the host to its site after
+# the boot delay; for "release SITE SLOT" it removes the host. The answer comes before the
+# relay can be reached, so relaycp waits out the boot delay as it would for a VM.
+spawn_service_loop() {
+  local dir=$LAB_DIR/spawn request name
+  while [[ ! -e $dir/stop ]]; do
+    for request in "$dir"/requests/spawn-* "$dir"/requests/release-*; do
+      [[ -e $request ]] || continue
+      name=${request##*/}
+      mv "$request" "$dir/taken-$name"
+      serve_spawn_request "$name" "$dir/taken-$name" &
+    done
+    sleep 0.1
+  done
+}
+serve_spawn_request() {
+  local name=$1 file=$2 action site slot h secret heartbeat timeout
+  IFS=- read -r action site slot <<< "$name"
+  h="$site-sp$((slot + 1))"
+  secret=$(sed -n 's/^RELAYCP_SECRET_FILE=//p' "$file")
+  heartbeat=$(sed -n 's/^RELAYCP_DRIVER_HEARTBEAT=//p' "$file")
+  timeout=$(sed -n 's/^RELAYCP_DRIVER_TIMEOUT_SECONDS=//p' "$file")
+  rm -f "$file"
+  if [[ $action == release ]]; then
+    net_del_host "$h"
+    rm -f "$LAB_DIR/pids/$h.relay"
+    log "released $h"
+    echo released > "$LAB_DIR/spawn/replies/$name"
+    return 0
+  fi
+  net_add_namespace "$h"
+  mkdir -p "$LAB_DIR/hosts/$h/logs" "$LAB_DIR/pids"
+  [[ -d "$LAB_DIR/hosts/$h/conf" ]] || write_conf "$h"
+  LAB_PIDFILE="$LAB_DIR/pids/$h.relay" in_host "$h" env JAVA_HOME="$JAVA_HOME" \
+    JAVA_OPTS="$LAB_SPAWNED_JAVA_OPTS" HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
+    "$RELAYCP_BIN" -D "relaycp.relay.driver-timeout-seconds=${timeout:-60}" relay \
+    --port "$RELAY_PORT" --secret-file "${secret:-$LAB_DIR/secret}" \
+    --warm-up "$LAB_SPAWNED_WARM_UP" ${heartbeat:+--driver-heartbeat "$heartbeat"} \
+    > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
+  echo "$(host_ip "$h"):$RELAY_PORT" > "$LAB_DIR/spawn/replies/$name"
+  log "spawning $h for relaycp ($name); it boots for ${LAB_BOOT_DELAY}s"
+  attach_spawned_host "$h" "$LAB_BOOT_DELAY"
+}
+spawn_service_start() {
+  rm -rf "$LAB_DIR/spawn"; mkdir -p "$LAB_DIR/spawn/requests" "$LAB_DIR/spawn/replies"
+  spawn_service_loop & spawn_service_pid=$!
+}
+spawn_service_stop() {
+  touch "$LAB_DIR/spawn/stop"
+  wait "$spawn_service_pid" 2>/dev/null || true
+}
+
 remove_spawned() {
   local ns h
   for ns in $(lab_namespaces | grep -E -- '-sp[0-9]+$'); do
@@ -296,32 +352,31 @@ run_relaycp() {
     relay_options=(--relays-per-site "$routes"
       --src-conf "$LAB_DIR/hosts/src-client/conf" --dst-conf "$LAB_DIR/hosts/dst-client/conf"
       -D "relaycp.yarn.relay-memory-mb=$LAB_RELAY_MB" -D "relaycp.relay.java-opts=$LAB_RELAY_JAVA_OPTS")
-    ((k > 0)) && relay_options+=(--secret-file "$LAB_DIR/secret")
   else
     start_existing_relays
     for h in $(datanodes src | head -n "$routes"); do srcs+="${srcs:+,}$h:$RELAY_PORT"; done
     for h in $(datanodes dst | head -n "$routes"); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
     relay_options=(--secret-file "$LAB_DIR/secret")
   fi
-  for ((i = 1; i <= k; i++)); do srcs+=",src-sp$i:$RELAY_PORT"; dsts+=",dst-sp$i:$RELAY_PORT"; done
-  # The spawned hosts are named before they boot: their routes wait for them.
-  ((k > 0)) && relay_options+=(-D relaycp.copy.relay-wait-seconds=120)
+  # Spawned hosts: started and released by relaycp itself through the lab's spawn service;
+  # they join after the boot delay, counted from relaycp's request.
+  if ((k > 0)) || [[ -n ${LAB_SPAWN_PAIRS:-} ]]; then
+    relay_options+=(--spawn-command "$LAB_HOME/spawn-request.sh spawn {site} {slot}"
+      --release-command "$LAB_HOME/spawn-request.sh release {site} {slot}"
+      --spawn-timeout "$((LAB_BOOT_DELAY + 120))s")
+    if [[ ${LAB_SPAWN_PAIRS:-} == auto ]]; then relay_options+=(--pairs auto); else relay_options+=(--spawn "$k"); fi
+    [[ -n ${LAB_PRETEST:-} ]] && relay_options+=(--pretest)
+  fi
   fs_rm "$(nn_uri dst)/relaycp/$ds"
   rm -f "$LAB_DIR/spawned.times"
-  # Spawned hosts join after the boot delay, counted from the copy's start.
-  local spawners=()
-  for ((i = 1; i <= k; i++)); do prepare_spawned_host "src-sp$i"; prepare_spawned_host "dst-sp$i"; done
-  for ((i = 1; i <= k; i++)); do
-    attach_spawned_host "src-sp$i" "$LAB_BOOT_DELAY" & spawners+=($!)
-    attach_spawned_host "dst-sp$i" "$LAB_BOOT_DELAY" & spawners+=($!)
-  done
+  spawn_service_start
   log "relaycp $ds k=$k: relays $srcs -> $dsts"
   measure "$rj" relaycp "$ds" "$k" "$((LAB_DATANODES + k))" "$((LAB_DATANODES + k))" \
     in_host src-client env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="-Xmx512m" HADOOP_CONF_DIR="$LAB_DIR/hosts/src-client/conf" \
       "$RELAYCP_BIN" copy "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/relaycp/$ds" \
       --relays "$srcs" --dst-relays "$dsts" "${relay_options[@]}" --json "${window[@]}" \
     || log "relaycp $ds k=$k exited non-zero; see $runs/$ds-relaycp-k$k.err"
-  for i in "${spawners[@]}"; do wait "$i" 2>/dev/null || true; done
+  spawn_service_stop
   remove_spawned
   # Keep relaycp's own JSON summary (the last line of its output that parses).
   touch "$LAB_DIR/spawned.times"
