@@ -288,7 +288,15 @@ serve_spawn_request() {
     > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
   echo "$(host_ip "$h"):$RELAY_PORT" > "$LAB_DIR/spawn/replies/$name"
   log "spawning $h for relaycp ($name); it boots for ${LAB_BOOT_DELAY}s"
-  attach_spawned_host "$h" "$LAB_BOOT_DELAY"
+  sleep "$LAB_BOOT_DELAY"
+  # relaycp may have released the host while it booted (the copy ended first).
+  if ip netns list | awk '{print $1}' | grep -qx "$(ns_of "$h")"; then
+    net_attach_host "$h" || log "could not attach $h (released meanwhile?)"
+    echo "$h $(date +%s.%N)" >> "$LAB_DIR/spawned.times"
+    log "spawned $h ($(host_ip "$h")) after ${LAB_BOOT_DELAY}s"
+  else
+    log "$h was released before it booted"
+  fi
 }
 spawn_service_start() {
   rm -rf "$LAB_DIR/spawn"; mkdir -p "$LAB_DIR/spawn/requests" "$LAB_DIR/spawn/replies"

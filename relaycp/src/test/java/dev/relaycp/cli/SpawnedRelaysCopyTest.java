@@ -1,6 +1,7 @@
 package dev.relaycp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -230,6 +232,24 @@ class SpawnedRelaysCopyTest {
         .doesNotContain("\n");
     assertThat(clusters.destination().getFileSystem()
         .exists(new org.apache.hadoop.fs.Path("/nothing"))).isFalse();
+  }
+
+  @Test
+  void aCopyThatEndsWhileAHostStillBootsReleasesItWithoutWaitingForIt() throws Exception {
+    Path released = temporary.resolve("released");
+    Result result = assertTimeoutPreemptively(Duration.ofSeconds(90), () -> run(copy("/tiny",
+        "/booting", "--local-relays", "1", "--spawn", "1",
+        "--spawn-command", "echo 127.0.0.1:1", "--spawn-timeout", "10m",
+        "--release-command", "echo '{site} {slot}' >> " + released)));
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    JsonNode hosts = new ObjectMapper().readTree(result.out()).get("spawned").get("hosts");
+    assertThat(hosts).hasSize(2);
+    for (JsonNode host : hosts) {
+      assertThat(host.get("outcome").asText()).isEqualTo("unused");
+      assertThat(host.get("released").asBoolean()).isTrue();
+    }
+    assertThat(Files.readAllLines(released)).containsExactlyInAnyOrder("src 0", "dst 0");
   }
 
   @Test

@@ -250,6 +250,10 @@ public final class SpawnedRelays implements RelayProvisioner {
             tracked.host.address(), (tracked.answeredAt - tracked.requestedAt) / 1_000_000);
         return Optional.of(tracked);
       } catch (RelayCpException e) {
+        if (closed) {
+          release(tracked);
+          return Optional.empty();
+        }
         boolean timedOut = tracked.host != null && e.code() == ErrorCode.RELAY_UNREACHABLE;
         tracked.outcome = timedOut ? Outcome.TIMED_OUT : Outcome.FAILED;
         tracked.failure = e.getMessage();
@@ -446,8 +450,9 @@ public final class SpawnedRelays implements RelayProvisioner {
         }
       }
       releases.forEach(CompletableFuture::join);
-      // A spawn still under way sees `closed` when it returns and releases its host itself;
-      // the copy waits for that (at most the spawn timeout) rather than leave a host running.
+      // Interrupts the spawns still under way: a backend interrupted in spawn releases what it
+      // started, and a host it had already returned is released below.
+      pool.shutdownNow();
       if (!settled.isDone()) {
         LOG.info("Waiting for hosts still starting, to release them");
         try {
