@@ -36,8 +36,8 @@ public final class MotoServer implements AutoCloseable {
   public static final String INSTANCE_PROFILE = "relaycp-relay";
   public static final String IMAGE = "ami-0123456789abcdef0";
   static final String REQUIRED_VARIABLE = "RELAYCP_MOTO_REQUIRED";
-  static final String ACCESS_KEY = "testing";
-  static final String SECRET_KEY = "testing";
+  public static final String ACCESS_KEY = "testing";
+  public static final String SECRET_KEY = "testing";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
   private final Process process;
