@@ -171,7 +171,7 @@ public record Ec2Settings(Site source, Site destination, boolean spot,
         (int) whole(configuration, PORT, DEFAULT_PORT),
         bool(configuration, USE_PRIVATE_ADDRESS, false),
         bool(configuration, ASSOCIATE_PUBLIC_ADDRESS, true),
-        configuration.getTrimmed(RELAY_COMMAND, DEFAULT_RELAY_COMMAND),
+        orDefault(configuration.getTrimmed(RELAY_COMMAND, ""), DEFAULT_RELAY_COMMAND),
         template.isEmpty() ? Optional.empty() : Optional.of(Path.of(template)),
         parameterPrefix(configuration),
         Duration.ofSeconds(startSeconds),
@@ -194,7 +194,8 @@ public record Ec2Settings(Site source, Site destination, boolean spot,
 
   /** The SSM folder of the secret parameters ({@value #PARAMETER_PREFIX}), checked. */
   public static String parameterPrefix(Configuration configuration) {
-    String prefix = configuration.getTrimmed(PARAMETER_PREFIX, DEFAULT_PARAMETER_PREFIX);
+    String prefix = orDefault(configuration.getTrimmed(PARAMETER_PREFIX, ""),
+        DEFAULT_PARAMETER_PREFIX);
     if (!PARAMETER_PATH.matcher(prefix).matches()) {
       throw invalid(PARAMETER_PREFIX,
           "must be an SSM path such as /relaycp/transfers (letters, digits, _ . -)", prefix);
@@ -268,10 +269,14 @@ public record Ec2Settings(Site source, Site destination, boolean spot,
         optional(sited(configuration, site, KEY_NAME)));
   }
 
-  /** The site's own key, else the key without a site, else "". */
+  /** The site's own key, else the key without a site, else ""; an empty value is unset. */
   private static String sited(Configuration configuration, String site, String setting) {
-    return configuration.getTrimmed(key(site, setting),
-        configuration.getTrimmed(PREFIX + setting, ""));
+    String own = configuration.getTrimmed(key(site, setting), "");
+    return own.isEmpty() ? configuration.getTrimmed(PREFIX + setting, "") : own;
+  }
+
+  private static String orDefault(String value, String fallback) {
+    return value.isEmpty() ? fallback : value;
   }
 
   private static Optional<String> optional(String value) {

@@ -52,6 +52,18 @@ class Ec2SettingsTest {
   }
 
   @Test
+  void theShippedSiteFileHoldsTheDefaultsAndItsEmptySiteKeysFallBack() {
+    Configuration configuration = new Configuration(false);
+    configuration.addResource(new org.apache.hadoop.fs.Path("../conf/relaycp-site.xml"));
+    configuration.set("relaycp.spawn.aws.src.region", "us-west-2");
+    configuration.set("relaycp.spawn.aws.dst.region", "eu-west-1");
+    configuration.set("relaycp.spawn.aws.image", "ami-1");
+    configuration.set("relaycp.spawn.aws.src.image", "");
+
+    assertThat(Ec2Settings.from(configuration)).isEqualTo(Ec2Settings.from(minimal()));
+  }
+
+  @Test
   void aSitesOwnKeyWinsAndEveryKeyIsRead() {
     Configuration configuration = minimal();
     configuration.set("relaycp.spawn.aws.dst.image", "ami-2");
