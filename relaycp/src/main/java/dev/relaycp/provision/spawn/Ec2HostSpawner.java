@@ -171,7 +171,7 @@ public final class Ec2HostSpawner implements HostSpawner {
       try {
         clients.ec2(region.getKey()).createTags(request -> request.resources(instances)
             .tags(tag(Ec2Tags.EXPIRES, value)));
-      } catch (SdkException e) {
+      } catch (RuntimeException e) {
         LOG.warn("Cannot move the expiry of {} in {} to {}: {}", instances, region.getKey(),
             value, e.getMessage());
       }
@@ -181,7 +181,7 @@ public final class Ec2HostSpawner implements HostSpawner {
         clients.ssm(region).addTagsToResource(request -> request
             .resourceType(ResourceTypeForTagging.PARAMETER).resourceId(parameterName)
             .tags(ssmTag(Ec2Tags.EXPIRES, value)));
-      } catch (SdkException e) {
+      } catch (RuntimeException e) {
         LOG.warn("Cannot move the expiry of {} in {} to {}: {}", parameterName, region, value,
             e.getMessage());
       }
@@ -280,10 +280,7 @@ public final class Ec2HostSpawner implements HostSpawner {
     Instant deadline = clock.instant().plus(settings.startTimeout());
     String last = "no state yet";
     while (true) {
-      Optional<Instance> instance = ec2.describeInstances(request -> request
-              .instanceIds(instanceId)).reservations().stream()
-          .flatMap(reservation -> reservation.instances().stream())
-          .findFirst();
+      Optional<Instance> instance = describe(ec2, instanceId);
       if (instance.isPresent()) {
         InstanceStateName state = instance.get().state().name();
         String address = settings.usePrivateAddress()
@@ -313,6 +310,24 @@ public final class Ec2HostSpawner implements HostSpawner {
     }
   }
 
+  /**
+   * The instance as EC2 describes it; empty while EC2 does not know it yet (its API is
+   * eventually consistent: an instance just started may be "not found" for a moment).
+   */
+  private static Optional<Instance> describe(Ec2Client ec2, String instanceId) {
+    try {
+      return ec2.describeInstances(request -> request.instanceIds(instanceId))
+          .reservations().stream()
+          .flatMap(reservation -> reservation.instances().stream())
+          .findFirst();
+    } catch (AwsServiceException e) {
+      if ("InvalidInstanceID.NotFound".equals(errorCode(e))) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
   private String addressKind() {
     return settings.usePrivateAddress() ? "private" : "public";
   }
@@ -328,7 +343,8 @@ public final class Ec2HostSpawner implements HostSpawner {
         LOG.warn("Cannot terminate relay host {} in {}: {}; relaycp gc ends it after {}",
             instanceId, region, e.getMessage(), expiresAt);
       }
-    } catch (SdkException e) {
+    } catch (RuntimeException e) {
+      // Never thrown from release: whatever keeps the host alive is left to relaycp gc.
       LOG.warn("Cannot terminate relay host {} in {}: {}; relaycp gc ends it after {}",
           instanceId, region, e.getMessage(), expiresAt);
     }
@@ -377,7 +393,7 @@ public final class Ec2HostSpawner implements HostSpawner {
         LOG.warn("Cannot delete the secret parameter {} in {}: {}; relaycp gc deletes it",
             parameterName, region, e.getMessage());
       }
-    } catch (SdkException e) {
+    } catch (RuntimeException e) {
       LOG.warn("Cannot delete the secret parameter {} in {}: {}; relaycp gc deletes it",
           parameterName, region, e.getMessage());
     }

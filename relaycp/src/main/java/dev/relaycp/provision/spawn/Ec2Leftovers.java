@@ -175,7 +175,8 @@ public final class Ec2Leftovers {
             .collect(Collectors.toMap(tag -> tag.key(), tag -> tag.value(),
                 (first, second) -> first));
       } catch (AwsServiceException e) {
-        if ("InvalidResourceId".equals(e.awsErrorDetails().errorCode())) {
+        if (e.awsErrorDetails() != null
+            && "InvalidResourceId".equals(e.awsErrorDetails().errorCode())) {
           continue; // deleted since it was listed
         }
         throw e;
