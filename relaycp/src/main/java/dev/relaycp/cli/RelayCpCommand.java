@@ -17,6 +17,7 @@ import picocli.CommandLine.HelpCommand;
         RelayCommand.class,
         PlanCommand.class,
         ProbeCommand.class,
+        GcCommand.class,
         HelpCommand.class
     },
     footer = {

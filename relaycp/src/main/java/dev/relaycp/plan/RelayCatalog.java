@@ -180,6 +180,32 @@ public record RelayCatalog(List<MachineType> machines) {
                         FILE_NAME)));
   }
 
+  /**
+   * The type {@code --vm-type auto} spawns in {@code region}: of {@code provider}'s types priced
+   * there, the one that buys the most WAN throughput per dollar among those that can be fed as
+   * fast as they send (internal rate at least the WAN rate); ties go to the faster WAN. If the
+   * catalog prices none of the provider's types in that region, the choice is made among the
+   * provider's types of every region (their ranking is taken to carry over).
+   */
+  public MachineType mostWanPerDollarIn(String provider, String region) {
+    requireNonNull(provider, "provider is null");
+    requireNonNull(region, "region is null");
+    List<MachineType> ofProvider = machines.stream()
+        .filter(machine -> machine.provider().equals(provider))
+        .toList();
+    List<MachineType> inRegion = ofProvider.stream()
+        .filter(machine -> machine.region().equals(region))
+        .toList();
+    return (inRegion.isEmpty() ? ofProvider : inRegion).stream()
+        .filter(machine -> machine.internal().bytesPerSecond()
+            >= machine.external().bytesPerSecond())
+        .max(Comparator.comparingDouble(MachineType::externalMebibytesPerSecondPerDollarHour)
+            .thenComparing(MachineType::external))
+        .orElseThrow(() -> new RelayCpException(INVALID_ARGUMENT, "the catalog has no VM type"
+            + " of " + provider + " that a relay can use for --vm-type auto in " + region
+            + "; add one to conf/" + FILE_NAME + " or name one with --vm-type TYPE"));
+  }
+
   private static List<String> splitCsv(String line) {
     List<String> fields = new ArrayList<>();
     StringBuilder field = new StringBuilder();

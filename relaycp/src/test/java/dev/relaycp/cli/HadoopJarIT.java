@@ -7,14 +7,26 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.EmbeddedClusters;
 import dev.relaycp.testkit.EmbeddedSite;
+import dev.relaycp.provision.spawn.Ec2HostSpawner;
+import dev.relaycp.provision.spawn.Ec2Settings;
+import dev.relaycp.provision.spawn.MotoServer;
+import dev.relaycp.provision.spawn.SpawnContext;
+import dev.relaycp.provision.spawn.SpawnedHost;
+import dev.relaycp.relay.TransferSecret;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
@@ -47,6 +59,11 @@ class HadoopJarIT {
   record Run(int exitCode, String out, String err) {}
 
   private Run hadoopJar(String... args) throws IOException, InterruptedException {
+    return hadoopJar(Map.of(), args);
+  }
+
+  private Run hadoopJar(Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", String.join(File.pathSeparator, hadoopClassPath()),
@@ -54,8 +71,10 @@ class HadoopJarIT {
     command.addAll(List.of(args));
     Path out = temporary.resolve("out.txt");
     Path err = temporary.resolve("err.txt");
-    Process process = new ProcessBuilder(command)
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command)
+        .redirectOutput(out.toFile()).redirectError(err.toFile());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
     assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("hadoop jar finished").isTrue();
     return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
@@ -93,5 +112,46 @@ class HadoopJarIT {
         .isGreaterThan(20);
     assertThat(summary.get("verified").asBoolean()).isTrue();
     assertThat(summary.get("provisioner").asText()).isEqualTo("local");
+  }
+
+  @Test
+  void theAwsSdkIsInsideAndRelocated() throws IOException {
+    try (JarFile jar = new JarFile(System.getProperty("relaycp.product.jar"))) {
+      List<String> names = jar.stream().map(JarEntry::getName).toList();
+      assertThat(names).contains(
+          "dev/relaycp/shaded/software/amazon/awssdk/services/ec2/Ec2Client.class",
+          "dev/relaycp/shaded/software/amazon/awssdk/services/ssm/SsmClient.class",
+          "dev/relaycp/provision/spawn/relay-user-data.sh");
+      assertThat(names).noneMatch(name -> name.startsWith("software/")
+          || name.startsWith("org/reactivestreams/") || name.startsWith("io/netty/"));
+    }
+  }
+
+  @Test
+  void gcUnderRunJarReachesEc2AndSsmThroughTheShadedSdk() throws Exception {
+    try (MotoServer moto = MotoServer.start()) {
+      Configuration configuration = moto.spawnConfiguration();
+      TransferSecret secret = TransferSecret.generate();
+      Path secretFile = temporary.resolve("secret");
+      secret.writeTo(secretFile);
+      SpawnContext context = new SpawnContext("killed-driver", secret, secretFile,
+          Duration.ofSeconds(60), Instant.now().minus(Duration.ofMinutes(1)),
+          Map.of("src", "hdfs://nn-a/hb", "dst", "hdfs://nn-b/hb"));
+      // Spawned and dropped, as by a driver killed outright.
+      SpawnedHost left = Ec2HostSpawner.open(Ec2Settings.from(configuration), context,
+          moto.clients(), Clock.systemUTC()).spawn(context.slot("src", 0));
+
+      Run run = hadoopJar(Map.of("AWS_ACCESS_KEY_ID", MotoServer.ACCESS_KEY,
+              "AWS_SECRET_ACCESS_KEY", MotoServer.SECRET_KEY),
+          "gc", "--region", MotoServer.SOURCE_REGION,
+          "-D", Ec2Settings.ENDPOINT + "=" + moto.endpoint());
+
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      assertThat(run.out().lines()).containsExactly(
+          "terminated instance  us-west-2  " + left.handle() + " transfer=killed-driver expires="
+              + context.expiresAt() + " state=running",
+          "deleted   parameter us-west-2  /relaycp/transfers/killed-driver/secret"
+              + " transfer=killed-driver expires=" + context.expiresAt());
+    }
   }
 }

@@ -49,6 +49,37 @@ class RelayCatalogTest {
   }
 
   @Test
+  void autoVmTypeIsTheMostWanPerDollarOfTheProviderInTheRegion() {
+    RelayCatalog regional = RelayCatalog.parse(String.join("\n",
+        "provider,region,vm_type,dollars_per_hour,external,internal,boot_seconds,"
+            + "billing_granularity_seconds,billing_minimum_seconds,source",
+        // In us-west-2, c.cheap buys 10 MiB/s per $0.01; b.fast 40 per $0.08 (half as much).
+        "aws,us-west-2,b.fast,0.08,40MiB/s,400MiB/s,60,1,60,test",
+        "aws,us-west-2,c.cheap,0.01,10MiB/s,100MiB/s,60,1,60,test",
+        // Cheaper WAN still, but it cannot be fed as fast as it sends.
+        "aws,us-west-2,d.starved,0.01,50MiB/s,20MiB/s,60,1,60,test",
+        // The best in eu-west-1 is b.fast, priced lower there.
+        "aws,eu-west-1,b.fast,0.02,40MiB/s,400MiB/s,60,1,60,test",
+        "aws,eu-west-1,c.cheap,0.02,10MiB/s,100MiB/s,60,1,60,test",
+        // Another provider's far better type is never chosen for aws.
+        "other,us-west-2,z.free,0.0001,90MiB/s,900MiB/s,60,1,60,test"), "test");
+
+    assertThat(regional.mostWanPerDollarIn("aws", "us-west-2").name()).isEqualTo("c.cheap");
+    assertThat(regional.mostWanPerDollarIn("aws", "eu-west-1")).satisfies(machine -> {
+      assertThat(machine.name()).isEqualTo("b.fast");
+      assertThat(machine.dollarsPerHour()).isEqualTo(0.02);
+    });
+    // A region the catalog does not price: the provider's best anywhere (b.fast at $0.02).
+    assertThat(regional.mostWanPerDollarIn("aws", "ap-south-1").region()).isEqualTo("eu-west-1");
+    assertThatThrownBy(() -> regional.mostWanPerDollarIn("gcp", "us-west-2"))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("no VM type of gcp")
+        .hasMessageContaining("--vm-type TYPE");
+    // The shipped catalog: t2.micro, as thesis §5.1.1 finds.
+    assertThat(catalog.mostWanPerDollarIn("aws", "us-west-2").name()).isEqualTo("t2.micro");
+  }
+
+  @Test
   void noTypeMeetingTheConstraintIsAClearError() {
     assertThatThrownBy(() -> catalog.mostWanPerDollar(Optional.of("thesis-model"), 20))
         .isInstanceOf(RelayCpException.class)
