@@ -4,11 +4,14 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.plan.DataSize;
+import dev.relaycp.plan.MachineType;
 import dev.relaycp.plan.Pricing;
+import dev.relaycp.plan.RelayCatalog;
 import dev.relaycp.plan.SpawnBill;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.provision.spawn.CommandHostSpawner;
 import dev.relaycp.provision.spawn.DriverHeartbeats;
+import dev.relaycp.provision.spawn.Ec2HostSpawner;
 import dev.relaycp.provision.spawn.HostSpawner;
 import dev.relaycp.provision.spawn.SpawnContext;
 import dev.relaycp.provision.spawn.SpawnedRelays;
@@ -30,6 +33,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,6 +41,9 @@ import picocli.CommandLine.Option;
  * their checks, and the summary of what was spawned and what it cost.
  */
 public final class SpawnOptions {
+  /** Where and how the aws backend starts hosts. */
+  @Mixin AwsSpawnOptions aws;
+
   static final String PRETEST_BYTES = "relaycp.spawn.pretest-bytes";
   static final String DOLLARS_PER_HOUR = "relaycp.spawn.dollars-per-hour";
   static final String EGRESS_DOLLARS_PER_GIB = "relaycp.cost.egress-dollars-per-gib";
@@ -188,7 +195,7 @@ public final class SpawnOptions {
       try {
         SpawnContext context = new SpawnContext(transferId, secret, secretFile, driverTimeout,
             Instant.now().plus(expiryMargin).plus(timeout), heartbeats.uris());
-        spawner[0] = spawner(context, timeout);
+        spawner[0] = spawner(context, timeout, configuration);
         Optional<SpawnedRelays.Pretest> probe = Optional.empty();
         if (pretest) {
           URI sourceScratch = URI.create(heartbeats.uris().get("src")).resolve(".");
@@ -208,26 +215,48 @@ public final class SpawnOptions {
     };
   }
 
-  private HostSpawner spawner(SpawnContext context, Duration timeout) {
+  private HostSpawner spawner(SpawnContext context, Duration timeout,
+      Configuration configuration) {
     return switch (backend()) {
       case "exec" -> CommandHostSpawner.of(spawnCommand, Optional.ofNullable(releaseCommand),
           context, timeout);
+      case "aws" -> Ec2HostSpawner.open(
+          aws.settings(configuration, RelayCatalog.loadDefault(System.getenv())), context);
       default -> throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
-          "--spawn-backend " + backend() + " is not available in this build; use exec");
+          "unknown --spawn-backend '" + backend + "'; use exec or aws");
     };
+  }
+
+  /**
+   * A spawned host's price: its machine type's in the relay catalog (the aws backend names
+   * it), else {@link #DOLLARS_PER_HOUR} (hosts an exec command starts).
+   */
+  private static double dollarsPerHour(String machineType, RelayCatalog catalog,
+      double otherwise) {
+    if (machineType.isEmpty()) {
+      return otherwise;
+    }
+    return catalog.machines().stream()
+        .filter(machine -> machine.name().equals(machineType))
+        .mapToDouble(MachineType::dollarsPerHour)
+        .min()
+        .orElse(otherwise);
   }
 
   /** The JSON summary's {@code spawned} and {@code cost} parts. */
   static Map<String, Object> summary(SpawnedRelays relays, boolean pretested, long bytes,
       Configuration configuration, Optional<Double> predictedDollars) {
     double dollarsPerHour = configuration.getDouble(DOLLARS_PER_HOUR, DEFAULT_DOLLARS_PER_HOUR);
+    RelayCatalog catalog = relays.backend().equals("aws")
+        ? RelayCatalog.loadDefault(System.getenv()) : new RelayCatalog(List.of());
     Pricing pricing = new Pricing(
         configuration.getDouble(EGRESS_DOLLARS_PER_GIB, DEFAULT_EGRESS_DOLLARS_PER_GIB), 0);
     List<SpawnBill.HostRun> runs = new ArrayList<>();
     List<Map<String, Object>> hosts = new ArrayList<>();
     for (SpawnedRelays.HostRecord host : relays.hosts()) {
       String machineType = host.host().map(started -> started.machineType()).orElse("");
-      runs.add(new SpawnBill.HostRun(host.slot().site(), machineType, dollarsPerHour,
+      runs.add(new SpawnBill.HostRun(host.slot().site(), machineType,
+          dollarsPerHour(machineType, catalog, dollarsPerHour),
           host.host().isPresent() ? host.runSeconds() : 0));
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("site", host.slot().site());

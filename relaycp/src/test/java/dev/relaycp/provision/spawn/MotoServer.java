@@ -109,7 +109,8 @@ public final class MotoServer implements AutoCloseable {
   }
 
   /**
-   * After {@link #reset}: a VPC, a subnet that gives no public addresses of itself and a
+   * After {@link #reset}: a VPC, a subnet that gives no public addresses of itself (in
+   * 127.77.0.0/16, so an address a test connects to stays on this machine) and a
    * security group in each of {@link #SOURCE_REGION} and {@link #DESTINATION_REGION}, and a
    * configuration whose {@code relaycp.spawn.aws.*} keys spawn there through this server
    * ({@code t2.micro} at the source, {@code t2.small} at the destination).
@@ -120,9 +121,9 @@ public final class MotoServer implements AutoCloseable {
       for (String site : List.of(SpawnSlot.SOURCE_SITE, SpawnSlot.DESTINATION_SITE)) {
         String region = site.equals(SpawnSlot.SOURCE_SITE) ? SOURCE_REGION : DESTINATION_REGION;
         Ec2Client ec2 = clients.ec2(region);
-        String vpc = ec2.createVpc(request -> request.cidrBlock("10.20.0.0/16")).vpc().vpcId();
+        String vpc = ec2.createVpc(request -> request.cidrBlock("127.77.0.0/16")).vpc().vpcId();
         String subnet = ec2.createSubnet(request -> request.vpcId(vpc)
-            .cidrBlock("10.20.1.0/24").availabilityZone(region + "a")).subnet().subnetId();
+            .cidrBlock("127.77.1.0/24").availabilityZone(region + "a")).subnet().subnetId();
         String group = ec2.createSecurityGroup(request -> request.vpcId(vpc)
             .groupName("relaycp-relays").description("relaycp relays")).groupId();
         configuration.set(Ec2Settings.key(site, Ec2Settings.REGION), region);
