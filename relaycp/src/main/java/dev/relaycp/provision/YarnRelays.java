@@ -11,6 +11,9 @@ import dev.relaycp.transfer.HostAddresses;
 import dev.relaycp.transfer.Route;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,6 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -53,6 +57,13 @@ public final class YarnRelays implements RelayProvisioner {
   private static final Logger LOG = LoggerFactory.getLogger(YarnRelays.class);
   /** A class only the product jar has: picocli, relocated by the shade plugin. */
   static final String PRODUCT_JAR_MARKER = "dev/relaycp/shaded/picocli/CommandLine.class";
+  /**
+   * The relay jar inside the product jar: the product without the AWS SDK, which is what
+   * relay containers run, so each copy stages and localizes a small jar.
+   */
+  static final String RELAY_JAR_ENTRY = "relaycp-relay.jar";
+  /** The relay jar taken out of the product jar, once per process. */
+  private static Path extractedRelayJar;
   private static final long POLL_MILLIS = 250;
 
   /**
@@ -114,7 +125,7 @@ public final class YarnRelays implements RelayProvisioner {
   public static YarnRelays start(Request request) {
     requireNonNull(request, "request is null");
     YarnRelaySettings settings = request.settings();
-    Path jar = productJar(settings.jar());
+    Path jar = relayJar(productJar(settings.jar()));
     String transferId = UUID.randomUUID().toString();
     // The two clusters' applications start side by side: each takes a round trip or two
     // to its ResourceManager and a write of the jar to its file system.
@@ -186,6 +197,35 @@ public final class YarnRelays implements RelayProvisioner {
           "cannot read " + jar + ": " + e.getMessage() + fix, e);
     }
     return new Path(jar.getAbsoluteFile().toURI());
+  }
+
+  /**
+   * The jar relay containers run: the relay jar inside {@code product} (taken out into a
+   * temporary file, removed when this process ends), else the product jar itself.
+   */
+  static synchronized Path relayJar(Path product) {
+    if (extractedRelayJar != null) {
+      return extractedRelayJar;
+    }
+    File productFile = new File(product.toUri());
+    try (JarFile file = new JarFile(productFile)) {
+      ZipEntry entry = file.getEntry(RELAY_JAR_ENTRY);
+      if (entry == null) {
+        return product;
+      }
+      java.nio.file.Path extracted = Files.createTempFile("relaycp-relay-", ".jar");
+      extracted.toFile().deleteOnExit();
+      try (InputStream in = file.getInputStream(entry)) {
+        Files.copy(in, extracted, StandardCopyOption.REPLACE_EXISTING);
+      }
+      extractedRelayJar = new Path(extracted.toUri());
+      LOG.debug("Relay containers run {} ({} bytes), taken from {}", extracted,
+          Files.size(extracted), productFile);
+      return extractedRelayJar;
+    } catch (IOException e) {
+      throw new RelayCpException(ErrorCode.INTERNAL_ERROR, "cannot take the relay jar out of "
+          + productFile + ": " + e.getMessage(), e);
+    }
   }
 
   /** The relays a site gets: as asked, else one per live datanode (else per NodeManager). */

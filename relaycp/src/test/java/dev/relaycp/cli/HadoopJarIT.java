@@ -64,10 +64,15 @@ class HadoopJarIT {
 
   private Run hadoopJar(Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
+    return hadoopJar(Path.of(System.getProperty("relaycp.product.jar")), environment, args);
+  }
+
+  private Run hadoopJar(Path jar, Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", String.join(File.pathSeparator, hadoopClassPath()),
-        "org.apache.hadoop.util.RunJar", System.getProperty("relaycp.product.jar")));
+        "org.apache.hadoop.util.RunJar", jar.toString()));
     command.addAll(List.of(args));
     Path out = temporary.resolve("out.txt");
     Path err = temporary.resolve("err.txt");
@@ -98,6 +103,31 @@ class HadoopJarIT {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("relaycp 0.1.0-SNAPSHOT").contains("Hadoop 3.5.0");
+  }
+
+  /**
+   * The relay jar YARN containers run, taken out of the product jar: small, without the AWS
+   * SDK, and every command of the product still loads from it (picocli builds them all).
+   */
+  @Test
+  void theRelayJarInsideTheProductRunsAllCommandsWithoutTheAwsSdk() throws Exception {
+    Path relayJar = temporary.resolve("relaycp-relay.jar");
+    try (JarFile product = new JarFile(System.getProperty("relaycp.product.jar"))) {
+      Files.copy(product.getInputStream(product.getEntry("relaycp-relay.jar")), relayJar);
+    }
+    try (JarFile jar = new JarFile(relayJar.toFile())) {
+      assertThat(jar.stream().map(JarEntry::getName))
+          .anyMatch(name -> name.equals("dev/relaycp/shaded/picocli/CommandLine.class"))
+          .noneMatch(name -> name.startsWith("dev/relaycp/shaded/software/"));
+    }
+    assertThat(Files.size(relayJar)).isLessThan(5L << 20);
+
+    Run help = hadoopJar(relayJar, Map.of(), "--help");
+    assertThat(help.exitCode()).as(help.err()).isZero();
+    assertThat(help.out()).contains("relay").contains("copy").contains("gc");
+    Run relayHelp = hadoopJar(relayJar, Map.of(), "relay", "--help");
+    assertThat(relayHelp.exitCode()).as(relayHelp.err()).isZero();
+    assertThat(relayHelp.out()).contains("--secret-file");
   }
 
   @Test

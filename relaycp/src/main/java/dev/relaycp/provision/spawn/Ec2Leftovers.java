@@ -2,6 +2,8 @@ package dev.relaycp.provision.spawn;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,11 +100,18 @@ public final class Ec2Leftovers {
     requireNonNull(regions, "regions is null");
     requireNonNull(cutOff, "cutOff is null");
     List<Leftover> found = new ArrayList<>();
-    for (String region : regions) {
-      found.addAll(instances(region, cutOff));
-    }
-    for (String region : regions) {
-      found.addAll(parameters(region, cutOff));
+    try {
+      for (String region : regions) {
+        found.addAll(instances(region, cutOff));
+      }
+      for (String region : regions) {
+        found.addAll(parameters(region, cutOff));
+      }
+    } catch (SdkException e) {
+      throw new RelayCpException(ErrorCode.IO_ERROR, "cannot list relaycp's leftovers in "
+          + regions + ": " + e.getMessage() + "; the caller needs ec2:DescribeInstances,"
+          + " ec2:TerminateInstances, ssm:DescribeParameters, ssm:ListTagsForResource,"
+          + " ssm:DeleteParameter", e);
     }
     return found;
   }
