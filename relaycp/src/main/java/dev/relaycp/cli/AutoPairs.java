@@ -51,11 +51,25 @@ record AutoPairs(int pairs, Plan plan, List<String> notes) {
     notes = List.copyOf(requireNonNull(notes, "notes is null"));
   }
 
+  /**
+   * Spawned relays, when the pairs are spawned beside the datanode relays rather than started
+   * here: the machine type they run on (a catalog row), or, for hosts a command starts, one
+   * sending at the source datanodes' rate that boots in {@code bootSeconds} and costs {@code
+   * dollarsPerHour}.
+   */
+  record Spawning(Optional<MachineType> machine, double bootSeconds, double dollarsPerHour,
+      boolean besideDatanodeRelays) {
+    Spawning {
+      requireNonNull(machine, "machine is null");
+    }
+  }
+
   /** What the choice depends on besides the clusters; each given once, by the copy command. */
   record Request(URI source, URI destination, OptionalInt sourceDatanodes,
       OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
-      int maximumPairs, int blocksPerChunk, int streamsPerRelay) {
+      int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning) {
     Request {
+      requireNonNull(spawning, "spawning is null");
       requireNonNull(source, "source is null");
       requireNonNull(destination, "destination is null");
       requireNonNull(sourceDatanodes, "sourceDatanodes is null");
@@ -95,6 +109,24 @@ record AutoPairs(int pairs, Plan plan, List<String> notes) {
             distcp.taskStartSeconds(), distcp.perFileSeconds(), distcp.blocksPerChunk(),
             live.blockSize()),
         ThesisSettings.DEFAULT);
+    if (request.spawning().isPresent()) {
+      Spawning spawning = request.spawning().get();
+      MachineType spawned = spawning.machine().orElseGet(() -> new MachineType("exec", "-",
+          "spawned-host", spawning.dollarsPerHour(), live.source().external(),
+          live.source().internal(), spawning.bootSeconds(), 1, 60,
+          "hosts --spawn-command starts: the source datanodes' rates, relaycp.spawn.*"));
+      notes.add("spawned relays on " + spawned.provider() + "/" + spawned.name() + ": "
+          + spawned.source());
+      input = new PlanInput(input.workload(), input.source(), input.destination(), spawned,
+          input.pricing(), input.relaycp(), input.distcp(), input.thesis());
+      // Spawned pairs join the datanode relays, which copy on their own at p = 0; without
+      // them at least one pair is needed.
+      int fewest = spawning.besideDatanodeRelays() ? 0 : 1;
+      Plan plan = Planner.plan(input, Planner.model("relaycp"), fewest, request.maximumPairs(),
+          request.constraints());
+      return new AutoPairs(Math.max(fewest, plan.chosen().pairs()), plan.withNotes(notes),
+          notes);
+    }
     Plan plan = Planner.plan(input, Planner.model("relaycp"), 1, request.maximumPairs(),
         request.constraints());
     return new AutoPairs(Math.max(1, plan.chosen().pairs()), plan.withNotes(notes), notes);

@@ -229,7 +229,11 @@ public final class CopyCommand implements Callable<Integer> {
             destinationDatanodes == null ? OptionalInt.empty() : OptionalInt.of(destinationDatanodes),
             ThroughputHistoryFile.loadIfPresent(historyFile), constraints,
             configuration.getInt(MAX_AUTO_PAIRS, 8), settings.blocksPerChunk(),
-            RelayKeys.PARALLEL_STREAMS.intFrom(configuration))));
+            RelayKeys.PARALLEL_STREAMS.intFrom(configuration),
+            spawnOptions.spawning()
+                ? Optional.of(spawnOptions.planned(configuration,
+                    !relays.isEmpty() || localRelays != null))
+                : Optional.empty())));
   }
 
   private static Map<String, Object> planSummary(AutoPairs choice) {
@@ -265,7 +269,7 @@ public final class CopyCommand implements Callable<Integer> {
           (pairs != null ? "--pairs" : "--local-relays") + " starts relays here but --relays names"
               + " running ones; use one of them");
     }
-    if (localRelays != null && pairs != null) {
+    if (localRelays != null && pairs != null && !spawning) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "--local-relays N is --pairs N; give only one of them");
     }
@@ -430,6 +434,9 @@ public final class CopyCommand implements Callable<Integer> {
     Optional<Function<SourceTree, RouteSource>> base =
         relays.isEmpty() && localRelays == null ? Optional.empty()
             : Optional.of(baseRelaysFor(configuration, secret, Optional.empty()));
+    if (spawnPairs == 0 && base.isPresent()) {
+      return base.get();
+    }
     Function<Optional<RouteSource>, SpawnedRelays> starter = spawnOptions.starter(spawnPairs,
         configuration, settings.source(), settings.destination(), secret.secret(),
         secret.file());

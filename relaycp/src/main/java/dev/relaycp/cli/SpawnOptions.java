@@ -14,6 +14,7 @@ import dev.relaycp.provision.spawn.DriverHeartbeats;
 import dev.relaycp.provision.spawn.Ec2HostSpawner;
 import dev.relaycp.provision.spawn.HostSpawner;
 import dev.relaycp.provision.spawn.SpawnContext;
+import dev.relaycp.provision.spawn.SpawnSlot;
 import dev.relaycp.provision.spawn.SpawnedRelays;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.RelayProbe;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +47,8 @@ public final class SpawnOptions {
   @Mixin AwsSpawnOptions aws;
 
   static final String PRETEST_BYTES = "relaycp.spawn.pretest-bytes";
+  static final String BOOT_SECONDS = "relaycp.spawn.boot-seconds";
+  static final double DEFAULT_BOOT_SECONDS = 90;
   static final String DOLLARS_PER_HOUR = "relaycp.spawn.dollars-per-hour";
   static final String EGRESS_DOLLARS_PER_GIB = "relaycp.cost.egress-dollars-per-gib";
   static final double DEFAULT_DOLLARS_PER_HOUR = 0.0464;
@@ -241,6 +245,25 @@ public final class SpawnOptions {
         .mapToDouble(MachineType::dollarsPerHour)
         .min()
         .orElse(otherwise);
+  }
+
+  /**
+   * What the planner needs of the spawned relays for --pairs auto: the aws backend's machine
+   * type from the catalog; for exec hosts, their boot time ({@value #BOOT_SECONDS}) and price.
+   */
+  AutoPairs.Spawning planned(Configuration configuration, boolean besideDatanodeRelays) {
+    double bootSeconds = configuration.getDouble(BOOT_SECONDS, DEFAULT_BOOT_SECONDS);
+    double dollarsPerHour = configuration.getDouble(DOLLARS_PER_HOUR, DEFAULT_DOLLARS_PER_HOUR);
+    Optional<MachineType> machine = Optional.empty();
+    if (backend().equals("aws")) {
+      RelayCatalog catalog = RelayCatalog.loadDefault(System.getenv());
+      String type = aws.settings(configuration, catalog).site(SpawnSlot.SOURCE_SITE)
+          .instanceType();
+      machine = catalog.machines().stream()
+          .filter(row -> row.name().equals(type))
+          .min(Comparator.comparingDouble(MachineType::dollarsPerHour));
+    }
+    return new AutoPairs.Spawning(machine, bootSeconds, dollarsPerHour, besideDatanodeRelays);
   }
 
   /** The JSON summary's {@code spawned} and {@code cost} parts. */

@@ -281,6 +281,24 @@ class SpawnedRelaysCopyTest {
   }
 
   @Test
+  void withPairsAutoThePlannerChoosesHowManyPairsAreSpawned() throws Exception {
+    Path pids = Files.createDirectory(temporary.resolve("pids"));
+    Result result = run(copy("/data", "/auto", "--local-relays", "1", "--pairs", "auto",
+        "--objective", "fastest", "-D", "relaycp.copy.max-auto-pairs=2",
+        "-D", "relaycp.spawn.boot-seconds=1", "-D", "relaycp.spawn.dollars-per-hour=0",
+        "--spawn-command", spawnScript(pids, null).toString()));
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    JsonNode summary = new ObjectMapper().readTree(result.out());
+    int pairs = summary.get("plan").get("pairs").asInt();
+    assertThat(pairs).isBetween(1, 2);
+    assertThat(summary.get("plan").get("notes").toString()).contains("spawned relays on exec");
+    assertThat(summary.get("spawned").get("hosts")).hasSize(2 * pairs);
+    assertThat(summary.get("cost").has("predictedDollars")).isTrue();
+    assertAllGone(pids(pids));
+  }
+
+  @Test
   void spawnOptionsAreCheckedBeforeAnythingStarts() {
     Result noCount = run(copy("/tiny", "/x", "--local-relays", "1", "--spawn-command", "true"));
     assertThat(noCount.exitCode()).isEqualTo(ExitCodes.USER);
