@@ -378,7 +378,12 @@ run_relaycp() {
     relay_options+=(--spawn-command "$LAB_HOME/spawn-request.sh spawn {site} {slot}"
       --release-command "$LAB_HOME/spawn-request.sh release {site} {slot}"
       --spawn-timeout "$((LAB_BOOT_DELAY + 120))s")
-    if [[ ${LAB_SPAWN_PAIRS:-} == auto ]]; then relay_options+=(--pairs auto); else relay_options+=(--spawn "$k"); fi
+    if [[ ${LAB_SPAWN_PAIRS:-} == auto ]]; then
+      # The planner chooses the spawned pairs, told what a lab host costs to boot.
+      relay_options+=(--pairs auto -D "relaycp.spawn.boot-seconds=$LAB_BOOT_DELAY")
+    else
+      relay_options+=(--spawn "$k")
+    fi
     [[ -n ${LAB_PRETEST:-} ]] && relay_options+=(--pretest)
   fi
   fs_rm "$(nn_uri dst)/relaycp/$ds"
