@@ -192,7 +192,7 @@ public final class CopyCommand implements Callable<Integer> {
       Map<String, Object> summary = summary(result);
       auto.ifPresent(choice -> summary.put("plan", planSummary(choice)));
       if (spawned != null) {
-        summary.putAll(SpawnOptions.summary(spawned, spawnOptions.pretest, result.bytes(),
+        summary.putAll(SpawnOptions.summary(spawned, result.bytes(),
             configuration, auto.map(choice -> choice.plan().chosen().dollars())));
       }
       if (report != null) {
@@ -439,7 +439,7 @@ public final class CopyCommand implements Callable<Integer> {
     }
     Function<Optional<RouteSource>, SpawnedRelays> starter = spawnOptions.starter(spawnPairs,
         configuration, settings.source(), settings.destination(), secret.secret(),
-        secret.file());
+        secret.file(), auto.map(choice -> choice.plan().pretest().pays()).orElse(false));
     return tree -> {
       spawned = starter.apply(base.map(relaysForTree -> relaysForTree.apply(tree)));
       return spawned;

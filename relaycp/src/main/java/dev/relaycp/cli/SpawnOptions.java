@@ -172,11 +172,12 @@ public final class SpawnOptions {
   }
 
   /**
-   * The copy's relays: {@code base}'s (if any) with {@code pairs} spawned pairs joining them.
-   * The heartbeats the spawned relays follow live on each site's cluster.
+   * The copy's relays: {@code base}'s (if any) with {@code pairs} spawned pairs joining them,
+   * pre-tested with --pretest or when {@code pretest} (the planner's advice). The heartbeats
+   * the spawned relays follow live on each site's cluster.
    */
   Function<Optional<RouteSource>, SpawnedRelays> starter(int pairs, Configuration configuration,
-      URI source, URI destination, TransferSecret secret, Path secretFile) {
+      URI source, URI destination, TransferSecret secret, Path secretFile, boolean pretest) {
     YarnRelaySettings yarn = YarnRelaySettings.from(configuration, Map.of());
     long pretestBytes = DataSize.parse(configuration.get(PRETEST_BYTES, DEFAULT_PRETEST_BYTES))
         .bytes();
@@ -201,7 +202,7 @@ public final class SpawnOptions {
             Instant.now().plus(expiryMargin).plus(timeout), heartbeats.uris());
         spawner[0] = spawner(context, timeout, configuration);
         Optional<SpawnedRelays.Pretest> probe = Optional.empty();
-        if (pretest) {
+        if (pretest || this.pretest) {
           URI sourceScratch = URI.create(heartbeats.uris().get("src")).resolve(".");
           URI destinationScratch = URI.create(heartbeats.uris().get("dst")).resolve(".");
           probe = Optional.of(new SpawnedRelays.Pretest(new RelayProbe(opener),
@@ -267,7 +268,7 @@ public final class SpawnOptions {
   }
 
   /** The JSON summary's {@code spawned} and {@code cost} parts. */
-  static Map<String, Object> summary(SpawnedRelays relays, boolean pretested, long bytes,
+  static Map<String, Object> summary(SpawnedRelays relays, long bytes,
       Configuration configuration, Optional<Double> predictedDollars) {
     double dollarsPerHour = configuration.getDouble(DOLLARS_PER_HOUR, DEFAULT_DOLLARS_PER_HOUR);
     RelayCatalog catalog = relays.backend().equals("aws")
@@ -301,7 +302,7 @@ public final class SpawnOptions {
         .filter(run -> run.runSeconds() > 0).toList(), bytes, pricing);
     Map<String, Object> spawned = new LinkedHashMap<>();
     spawned.put("backend", relays.backend());
-    spawned.put("pretest", pretested);
+    spawned.put("pretest", relays.pretested());
     spawned.put("startedByRelaycp", true);
     spawned.put("allReleased",
         relays.hosts().stream().allMatch(SpawnedRelays.HostRecord::released));

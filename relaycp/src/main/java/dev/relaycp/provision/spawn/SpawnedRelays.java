@@ -424,6 +424,11 @@ public final class SpawnedRelays implements RelayProvisioner {
     return records;
   }
 
+  /** Whether twice the pairs were started and measured, the fastest kept. */
+  public boolean pretested() {
+    return request.pretest().isPresent();
+  }
+
   /** The backend's name: "aws", "exec". */
   public String backend() {
     return request.spawner().backend();
