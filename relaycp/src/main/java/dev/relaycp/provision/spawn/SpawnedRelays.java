@@ -192,19 +192,20 @@ public final class SpawnedRelays implements RelayProvisioner {
               + request.pairs() : "");
       List<CompletableFuture<Optional<Candidate>>> pairs = new ArrayList<>();
       for (int index = 0; index < candidates; index++) {
-        pairs.add(CompletableFuture.supplyAsync(this::bringUpPair, pool));
+        CompletableFuture<Optional<Candidate>> pair =
+            CompletableFuture.supplyAsync(this::bringUpPair, pool);
+        if (request.pretest().isEmpty()) {
+          // Each pair joins the copy as soon as it is up, whatever the others do.
+          pair = pair.thenApply(candidate -> {
+            candidate.ifPresent(this::join);
+            return Optional.<Candidate>empty();
+          });
+        }
+        pairs.add(pair);
       }
       List<Candidate> up = new ArrayList<>();
       for (CompletableFuture<Optional<Candidate>> pair : pairs) {
-        Optional<Candidate> candidate = pair.join();
-        if (candidate.isEmpty() || closed) {
-          continue;
-        }
-        if (request.pretest().isPresent()) {
-          up.add(candidate.get());
-        } else {
-          join(candidate.get());
-        }
+        pair.exceptionally(failure -> Optional.empty()).join().ifPresent(up::add);
       }
       if (request.pretest().isPresent() && !closed) {
         keepFastest(up);
@@ -249,12 +250,13 @@ public final class SpawnedRelays implements RelayProvisioner {
         LOG.info("Spawned relay {} at {} answers after {} ms", tracked.slot,
             tracked.host.address(), (tracked.answeredAt - tracked.requestedAt) / 1_000_000);
         return Optional.of(tracked);
-      } catch (RelayCpException e) {
+      } catch (RuntimeException e) {
         if (closed) {
           release(tracked);
           return Optional.empty();
         }
-        boolean timedOut = tracked.host != null && e.code() == ErrorCode.RELAY_UNREACHABLE;
+        boolean timedOut = tracked.host != null && e instanceof RelayCpException relay
+            && relay.code() == ErrorCode.RELAY_UNREACHABLE;
         tracked.outcome = timedOut ? Outcome.TIMED_OUT : Outcome.FAILED;
         tracked.failure = e.getMessage();
         LOG.warn("Spawned relay {} {}: {}; {}", tracked.slot,
