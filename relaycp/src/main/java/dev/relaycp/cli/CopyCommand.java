@@ -354,6 +354,8 @@ public final class CopyCommand implements Callable<Integer> {
           secretFile, false);
     }
     Path file = Files.createTempFile("relaycp-secret-", "");
+    // Also gone when Ctrl-C or SIGTERM ends the JVM before the copy closes it.
+    file.toFile().deleteOnExit();
     TransferSecret secret = TransferSecret.generate();
     secret.writeTo(file);
     return new TemporarySecret(secret, file, true);

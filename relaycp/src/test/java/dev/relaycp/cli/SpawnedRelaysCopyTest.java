@@ -281,6 +281,54 @@ class SpawnedRelaysCopyTest {
   }
 
   @Test
+  void sigtermReleasesTheSpawnedHostsAndRemovesTheSecretFile() throws Exception {
+    Path pids = Files.createDirectory(temporary.resolve("pids"));
+    Path released = temporary.resolve("released");
+    Path temporaryFiles = Files.createDirectory(temporary.resolve("tmp"));
+    List<String> command = new ArrayList<>(List.of(
+        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+        "-Djava.io.tmpdir=" + temporaryFiles, "-cp", System.getProperty("java.class.path"),
+        "dev.relaycp.cli.Main"));
+    // A driver timeout of ten minutes: only the driver's own release can stop them in time.
+    command.addAll(copy("/data", "/terminated", "--local-relays", "1",
+        "-D", "relaycp.relay.bytes-per-second-limit=256k",
+        "-D", "relaycp.relay.driver-timeout-seconds=600",
+        "--spawn", "1", "--spawn-command", spawnScript(pids, "256k").toString(),
+        "--release-command", "echo '{site} {slot}' >> " + released));
+    Process driver = new ProcessBuilder(command)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(temporary.resolve("driver.err").toFile())
+        .start();
+    try {
+      Path log = temporary.resolve("driver.err");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!Files.readString(log).contains("Spawned pair") && driver.isAlive()
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      assertThat(Files.readString(log)).contains("Spawned pair");
+      assertThat(pids(pids)).hasSize(2);
+      try (Stream<Path> files = Files.list(temporaryFiles)) {
+        assertThat(files.map(file -> file.getFileName().toString()))
+            .anyMatch(name -> name.startsWith("relaycp-secret-"));
+      }
+
+      driver.destroy();
+      assertThat(driver.waitFor(60, TimeUnit.SECONDS)).as("the driver ended").isTrue();
+    } finally {
+      driver.destroyForcibly().waitFor();
+    }
+
+    assertThat(released).as(Files.readString(temporary.resolve("driver.err"))).exists();
+    assertThat(Files.readAllLines(released)).containsExactlyInAnyOrder("src 0", "dst 0");
+    assertAllGone(pids(pids));
+    try (Stream<Path> files = Files.list(temporaryFiles)) {
+      assertThat(files.map(file -> file.getFileName().toString()))
+          .noneMatch(name -> name.startsWith("relaycp-secret-"));
+    }
+  }
+
+  @Test
   void withPairsAutoThePlannerChoosesHowManyPairsAreSpawned() throws Exception {
     Path pids = Files.createDirectory(temporary.resolve("pids"));
     Result result = run(copy("/data", "/auto", "--local-relays", "1", "--pairs", "auto",
