@@ -40,6 +40,7 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -439,11 +440,11 @@ public final class CopyCommand implements Callable<Integer> {
     if (spawnPairs == 0 && base.isPresent()) {
       return base.get();
     }
-    Function<Optional<RouteSource>, SpawnedRelays> starter = spawnOptions.starter(spawnPairs,
+    Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter = spawnOptions.starter(spawnPairs,
         configuration, settings.source(), settings.destination(), secret.secret(),
         secret.file(), auto.map(choice -> choice.plan().pretest().pays()).orElse(false));
     return tree -> {
-      spawned = starter.apply(base.map(relaysForTree -> relaysForTree.apply(tree)));
+      spawned = starter.apply(() -> base.map(relaysForTree -> relaysForTree.apply(tree)));
       return spawned;
     };
   }

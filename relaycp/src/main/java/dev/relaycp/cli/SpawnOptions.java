@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import picocli.CommandLine.Mixin;
@@ -176,7 +177,7 @@ public final class SpawnOptions {
    * pre-tested with --pretest or when {@code pretest} (the planner's advice). The heartbeats
    * the spawned relays follow live on each site's cluster.
    */
-  Function<Optional<RouteSource>, SpawnedRelays> starter(int pairs, Configuration configuration,
+  Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter(int pairs, Configuration configuration,
       URI source, URI destination, TransferSecret secret, Path secretFile, boolean pretest) {
     YarnRelaySettings yarn = YarnRelaySettings.from(configuration, Map.of());
     long pretestBytes = DataSize.parse(configuration.get(PRETEST_BYTES, DEFAULT_PRETEST_BYTES))
@@ -214,7 +215,6 @@ public final class SpawnOptions {
             heartbeats);
       } catch (RuntimeException e) {
         heartbeats.close();
-        base.ifPresent(RouteSource::close);
         throw e;
       }
     };

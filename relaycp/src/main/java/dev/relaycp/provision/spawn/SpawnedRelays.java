@@ -31,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.slf4j.Logger;
@@ -139,7 +140,8 @@ public final class SpawnedRelays implements RelayProvisioner {
   }
 
   private final Request request;
-  private final Optional<RouteSource> base;
+  /** The datanode relays, once started; empty until then, and when there are none. */
+  private volatile Optional<RouteSource> base = Optional.empty();
   private final TransferSecret secret;
   private final NioEventLoopGroup eventLoops =
       new NioEventLoopGroup(1, new DefaultThreadFactory("spawned-relays-io", true));
@@ -156,30 +158,36 @@ public final class SpawnedRelays implements RelayProvisioner {
   private final Runnable shutdownHook = this::close;
   private volatile boolean closed;
 
-  private SpawnedRelays(Request request, Optional<RouteSource> base, TransferSecret secret,
-      AutoCloseable heartbeats) {
+  private SpawnedRelays(Request request, TransferSecret secret, AutoCloseable heartbeats) {
     this.request = request;
-    this.base = base;
     this.secret = secret;
     this.heartbeats = heartbeats;
   }
 
   /**
-   * Starts spawning in the background and returns at once; routes join as pairs come up.
-   * {@code base}'s routes are used meanwhile, and it is closed with these.
+   * Starts spawning in the background, then starts the base (the datanode relays, which may
+   * take seconds of their own: YARN containers), so that hosts boot meanwhile; returns once
+   * the base is up. Routes join as pairs come up; {@code base}'s routes are used meanwhile,
+   * and it is closed with these. If the base fails to start, every spawned host is released.
    */
-  public static SpawnedRelays start(Optional<RouteSource> base, Request request,
+  public static SpawnedRelays start(Supplier<Optional<RouteSource>> base, Request request,
       TransferSecret secret, AutoCloseable heartbeats) {
     requireNonNull(base, "base is null");
     requireNonNull(request, "request is null");
     requireNonNull(secret, "secret is null");
     requireNonNull(heartbeats, "heartbeats is null");
-    SpawnedRelays relays = new SpawnedRelays(request, base, secret, heartbeats);
+    SpawnedRelays relays = new SpawnedRelays(request, secret, heartbeats);
     ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,
         FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
     Thread coordinator = new Thread(relays::spawnAll, "spawned-relays-coordinator");
     coordinator.setDaemon(true);
     coordinator.start();
+    try {
+      relays.base = requireNonNull(base.get(), "base gave null");
+    } catch (RuntimeException e) {
+      relays.close();
+      throw e;
+    }
     return relays;
   }
 
