@@ -25,6 +25,9 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -104,6 +107,21 @@ public final class RelayProbe {
 
   /** Probes each route in turn; a pair that fails is reported as such, not thrown. */
   public List<PairResult> probe(Settings settings, List<Route> routes, TransferSecret secret) {
+    return probe(settings, routes, secret, false);
+  }
+
+  /**
+   * Probes every route at once, each on a connection of its own: for pairs that share no
+   * host (spawned candidates, each behind its own WAN link), whose sends do not meet, so
+   * that measuring 2p candidates costs one send's time, not 2p.
+   */
+  public List<PairResult> probeTogether(Settings settings, List<Route> routes,
+      TransferSecret secret) {
+    return probe(settings, routes, secret, true);
+  }
+
+  private List<PairResult> probe(Settings settings, List<Route> routes, TransferSecret secret,
+      boolean together) {
     requireNonNull(settings, "settings is null");
     requireNonNull(routes, "routes is null");
     requireNonNull(secret, "secret is null");
@@ -123,11 +141,32 @@ public final class RelayProbe {
       long blockSize = destination.getDefaultBlockSize(destinationScratch);
       RelayConnector connector = RelayConnector.of(eventLoops, secret);
       List<PairResult> results = new ArrayList<>();
-      for (Route route : routes) {
-        results.add(probeOne(connector, route, file.toUri(), destinationScratch, replication,
-            blockSize, settings));
+      if (!together) {
+        for (Route route : routes) {
+          results.add(probeOne(connector, route, file.toUri(), destinationScratch, replication,
+              blockSize, settings));
+        }
+        return results;
       }
-      return results;
+      ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, routes.size()),
+          new DefaultThreadFactory("probe", true));
+      try {
+        List<Future<PairResult>> probes = new ArrayList<>();
+        for (Route route : routes) {
+          probes.add(threads.submit(() -> probeOne(connector, route, file.toUri(),
+              destinationScratch, replication, blockSize, settings)));
+        }
+        for (int index = 0; index < probes.size(); index++) {
+          try {
+            results.add(probes.get(index).get());
+          } catch (ExecutionException e) {
+            results.add(failed(routes.get(index), settings, e.getCause().toString()));
+          }
+        }
+        return results;
+      } finally {
+        threads.shutdownNow();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "the probe was interrupted", e);

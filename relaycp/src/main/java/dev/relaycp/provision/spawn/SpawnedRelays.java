@@ -300,7 +300,7 @@ public final class SpawnedRelays implements RelayProvisioner {
           up.get(index).writer().host.address()));
     }
     List<RelayProbe.PairResult> results = candidates.isEmpty() ? List.of()
-        : pretest.probe().probe(pretest.settings(), candidates, secret);
+        : pretest.probe().probeTogether(pretest.settings(), candidates, secret);
     List<Integer> order = new ArrayList<>();
     for (int index = 0; index < results.size(); index++) {
       double rate = results.get(index).bytesPerSecond() / 1e6;
