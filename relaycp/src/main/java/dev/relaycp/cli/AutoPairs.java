@@ -91,10 +91,12 @@ record AutoPairs(int pairs, Plan plan, List<String> notes) {
     Optional<DataRate> measuredHere =
         LiveInputs.measured(List.of(LOOPBACK), Direction.EXTERNAL, request.history());
     DataRate relayRate = measuredHere.orElse(live.source().external());
-    notes.add(String.format(Locale.ROOT, "local relays' rate %.2f MiB/s: %s",
-        relayRate.mebibytesPerSecond(),
-        measuredHere.isPresent() ? "measured (throughput history of " + LOOPBACK + ")"
-            : "not measured, taken to be the source datanodes'"));
+    if (request.spawning().isEmpty()) {
+      notes.add(String.format(Locale.ROOT, "local relays' rate %.2f MiB/s: %s",
+          relayRate.mebibytesPerSecond(),
+          measuredHere.isPresent() ? "measured (throughput history of " + LOOPBACK + ")"
+              : "not measured, taken to be the source datanodes'"));
+    }
     MachineType local = new MachineType("local", "-", "local-relay", 0, relayRate,
         DataRate.ofMebibytesPerSecond(Math.max(relayRate.mebibytesPerSecond(),
             live.source().internal().mebibytesPerSecond())),

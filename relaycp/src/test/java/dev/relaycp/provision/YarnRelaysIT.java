@@ -154,18 +154,20 @@ class YarnRelaysIT {
     throw new AssertionError(site.name() + ": fewer than " + count + " relays announced");
   }
 
-  private static boolean stagingLeft(EmbeddedSite site) throws IOException {
+  /** What is left in the relays' staging folder of {@code site}, for messages. */
+  private static List<String> staged(EmbeddedSite site) throws IOException {
     FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
     org.apache.hadoop.fs.Path staging = new org.apache.hadoop.fs.Path("/tmp/relaycp-staging");
+    List<String> left = new ArrayList<>();
     if (!files.exists(staging)) {
-      return false;
+      return left;
     }
     for (var user : files.listStatus(staging)) {
-      if (files.listStatus(user.getPath()).length > 0) {
-        return true;
+      for (var entry : files.listStatus(user.getPath())) {
+        left.add(entry.getPath().toUri().getPath());
       }
     }
-    return false;
+    return left;
   }
 
   @Test
@@ -182,8 +184,8 @@ class YarnRelaysIT {
     assertThat(summary.get("routes").asInt()).isBetween(1, NODES);
     assertThat(summary.get("localReadFraction").asDouble()).isGreaterThanOrEqualTo(0.9);
     awaitNoRelayContainers(30);
-    assertThat(stagingLeft(source)).as("source staging left").isFalse();
-    assertThat(stagingLeft(destination)).as("destination staging left").isFalse();
+    assertThat(staged(source)).as("source staging left").isEmpty();
+    assertThat(staged(destination)).as("destination staging left").isEmpty();
   }
 
   @Test
@@ -251,8 +253,8 @@ class YarnRelaysIT {
     awaitNoRelayContainers(30);
     assertThat((System.nanoTime() - stopped) / 1e9).as("seconds until the relays stopped")
         .isLessThan(30);
-    assertThat(stagingLeft(source)).as("source staging left").isFalse();
-    assertThat(stagingLeft(destination)).as("destination staging left").isFalse();
+    assertThat(staged(source)).as("source staging left").isEmpty();
+    assertThat(staged(destination)).as("destination staging left").isEmpty();
   }
 
   @Test
@@ -273,7 +275,7 @@ class YarnRelaysIT {
     awaitNoRelayContainers(timeoutSeconds + 40);
     assertThat((System.nanoTime() - killed) / 1e9).as("seconds until the relays stopped")
         .isGreaterThanOrEqualTo(timeoutSeconds - 3);
-    assertThat(stagingLeft(source)).as("source staging left").isFalse();
-    assertThat(stagingLeft(destination)).as("destination staging left").isFalse();
+    assertThat(staged(source)).as("source staging left").isEmpty();
+    assertThat(staged(destination)).as("destination staging left").isEmpty();
   }
 }
