@@ -10,19 +10,16 @@ import dev.relaycp.plan.RelayCatalog;
 import dev.relaycp.plan.SpawnBill;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.provision.spawn.CommandHostSpawner;
-import dev.relaycp.provision.spawn.DriverHeartbeats;
 import dev.relaycp.provision.spawn.Ec2HostSpawner;
 import dev.relaycp.provision.spawn.HostSpawner;
 import dev.relaycp.provision.spawn.SpawnContext;
 import dev.relaycp.provision.spawn.SpawnSlot;
 import dev.relaycp.provision.spawn.SpawnedRelays;
 import dev.relaycp.relay.TransferSecret;
-import dev.relaycp.transfer.RelayProbe;
 import dev.relaycp.transfer.RouteSource;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,11 +28,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -177,47 +172,18 @@ public final class SpawnOptions {
    * pre-tested with --pretest or when {@code pretest} (the planner's advice). The heartbeats
    * the spawned relays follow live on each site's cluster.
    */
-  Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter(int pairs, Configuration configuration,
+  Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter(int pairs,
+      Configuration configuration,
       URI source, URI destination, TransferSecret secret, Path secretFile, boolean pretest) {
     YarnRelaySettings yarn = YarnRelaySettings.from(configuration, Map.of());
-    long pretestBytes = DataSize.parse(configuration.get(PRETEST_BYTES, DEFAULT_PRETEST_BYTES))
-        .bytes();
-    Duration timeout = timeout();
-    return base -> {
-      String transferId = UUID.randomUUID().toString();
-      FileSystemOpener opener = FileSystemOpener.of(configuration);
-      Map<String, FileSystem> sites = new LinkedHashMap<>();
-      sites.put("src", opener.open(source));
-      sites.put("dst", opener.open(destination));
-      Duration driverTimeout = Duration.ofSeconds(yarn.driverTimeoutSeconds());
-      Duration expiryMargin = Duration.ofMinutes(10).plus(driverTimeout);
-      HostSpawner[] spawner = new HostSpawner[1];
-      DriverHeartbeats heartbeats = DriverHeartbeats.start(sites, yarn.stagingDirectory(),
-          transferId, Duration.ofSeconds(Math.max(1, driverTimeout.toSeconds() / 6)), () -> {
-            if (spawner[0] != null) {
-              spawner[0].extendExpiry(Instant.now().plus(expiryMargin));
-            }
-          });
-      try {
-        SpawnContext context = new SpawnContext(transferId, secret, secretFile, driverTimeout,
-            Instant.now().plus(expiryMargin).plus(timeout), heartbeats.uris());
-        spawner[0] = spawner(context, timeout, configuration);
-        Optional<SpawnedRelays.Pretest> probe = Optional.empty();
-        if (pretest || this.pretest) {
-          URI sourceScratch = URI.create(heartbeats.uris().get("src")).resolve(".");
-          URI destinationScratch = URI.create(heartbeats.uris().get("dst")).resolve(".");
-          probe = Optional.of(new SpawnedRelays.Pretest(new RelayProbe(opener),
-              new RelayProbe.Settings(sourceScratch, destinationScratch, pretestBytes,
-                  Math.max(30, timeout.toSeconds()))));
-        }
-        return SpawnedRelays.start(base,
-            new SpawnedRelays.Request(spawner[0], context, pairs, timeout, probe), secret,
-            heartbeats);
-      } catch (RuntimeException e) {
-        heartbeats.close();
-        throw e;
-      }
-    };
+    SpawnedRelays.Launch launch = new SpawnedRelays.Launch(pairs, timeout(),
+        pretest || this.pretest,
+        DataSize.parse(configuration.get(PRETEST_BYTES, DEFAULT_PRETEST_BYTES)).bytes(),
+        yarn.stagingDirectory(), Duration.ofSeconds(yarn.driverTimeoutSeconds()), source,
+        destination);
+    return base -> SpawnedRelays.launch(launch,
+        context -> spawner(context, launch.spawnTimeout(), configuration),
+        FileSystemOpener.of(configuration), base, secret, secretFile);
   }
 
   private HostSpawner spawner(SpawnContext context, Duration timeout,

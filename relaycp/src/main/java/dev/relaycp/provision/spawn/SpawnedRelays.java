@@ -15,7 +15,10 @@ import dev.relaycp.transfer.Route;
 import dev.relaycp.transfer.RouteSource;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import dev.relaycp.fs.FileSystemOpener;
+import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -30,7 +33,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.util.ShutdownHookManager;
@@ -120,6 +126,79 @@ public final class SpawnedRelays implements RelayProvisioner {
       requireNonNull(answeredSeconds, "answeredSeconds is null");
       requireNonNull(pretestMegabytesPerSecond, "pretestMegabytesPerSecond is null");
       requireNonNull(failure, "failure is null");
+    }
+  }
+
+  /**
+   * Everything a copy decides about its spawned relays, for {@link #launch}.
+   *
+   * @param stagingDirectory where on each site's file system the driver's heartbeat (and the
+   *     pre-test's scratch files) go, below a folder of the user's
+   * @param driverTimeout how long a spawned relay runs on without hearing from the driver
+   * @param pretestBytes the size of each candidate's timed send, when pre-testing
+   */
+  public record Launch(int pairs, Duration spawnTimeout, boolean pretest, long pretestBytes,
+      String stagingDirectory, Duration driverTimeout, URI source, URI destination) {
+    public Launch {
+      requireNonNull(spawnTimeout, "spawnTimeout is null");
+      requireNonNull(stagingDirectory, "stagingDirectory is null");
+      requireNonNull(driverTimeout, "driverTimeout is null");
+      requireNonNull(source, "source is null");
+      requireNonNull(destination, "destination is null");
+      if (pretestBytes < 1) {
+        throw new IllegalArgumentException("pretestBytes must be 1 or more, got " + pretestBytes);
+      }
+    }
+  }
+
+  /** How long past now a host a live driver spawned counts as in use (moved on every beat). */
+  private static final Duration EXPIRY_MARGIN = Duration.ofMinutes(10);
+
+  /**
+   * Starts {@code launch.pairs()} spawned pairs through the backend {@code backends} makes for
+   * the transfer, beside {@code base}: the driver's heartbeat on each site's cluster (which
+   * also moves the backend's expiry), a transfer id, and with a pre-test its scratch folder
+   * beside the heartbeat. See {@link #start}.
+   */
+  public static SpawnedRelays launch(Launch launch, Function<SpawnContext, HostSpawner> backends,
+      FileSystemOpener opener, Supplier<Optional<RouteSource>> base, TransferSecret secret,
+      java.nio.file.Path secretFile) {
+    requireNonNull(launch, "launch is null");
+    requireNonNull(backends, "backends is null");
+    requireNonNull(opener, "opener is null");
+    String transferId = UUID.randomUUID().toString();
+    Map<String, FileSystem> sites = new LinkedHashMap<>();
+    sites.put(SpawnSlot.SOURCE_SITE, opener.open(launch.source()));
+    sites.put(SpawnSlot.DESTINATION_SITE, opener.open(launch.destination()));
+    Duration expiry = EXPIRY_MARGIN.plus(launch.driverTimeout());
+    AtomicReference<HostSpawner> spawner = new AtomicReference<>();
+    DriverHeartbeats heartbeats = DriverHeartbeats.start(sites, launch.stagingDirectory(),
+        transferId, Duration.ofSeconds(Math.max(1, launch.driverTimeout().toSeconds() / 6)),
+        () -> {
+          HostSpawner started = spawner.get();
+          if (started != null) {
+            started.extendExpiry(Instant.now().plus(expiry));
+          }
+        });
+    try {
+      SpawnContext context = new SpawnContext(transferId, secret, secretFile,
+          launch.driverTimeout(), Instant.now().plus(expiry).plus(launch.spawnTimeout()),
+          heartbeats.uris());
+      spawner.set(backends.apply(context));
+      Optional<Pretest> pretest = Optional.empty();
+      if (launch.pretest()) {
+        URI sourceScratch = URI.create(heartbeats.uris().get(SpawnSlot.SOURCE_SITE)).resolve(".");
+        URI destinationScratch =
+            URI.create(heartbeats.uris().get(SpawnSlot.DESTINATION_SITE)).resolve(".");
+        pretest = Optional.of(new Pretest(new RelayProbe(opener),
+            new RelayProbe.Settings(sourceScratch, destinationScratch, launch.pretestBytes(),
+                Math.max(30, launch.spawnTimeout().toSeconds()))));
+      }
+      return start(base, new Request(spawner.get(), context, launch.pairs(),
+          launch.spawnTimeout(), pretest), secret, heartbeats);
+    } catch (RuntimeException e) {
+      heartbeats.close();
+      throw e;
     }
   }
 
