@@ -58,6 +58,8 @@ public final class SpawnedRelays implements RelayProvisioner {
   private static final Logger LOG = LoggerFactory.getLogger(SpawnedRelays.class);
   /** Spawned routes are numbered from here, after any the base may make. */
   static final int FIRST_ROUTE_ID = 1000;
+  /** Candidate pairs are numbered from here while pre-tested; those kept are renumbered. */
+  private static final int FIRST_CANDIDATE_ID = 1500;
   private static final long ANSWER_RETRY_MILLIS = 500;
 
   /**
@@ -375,8 +377,8 @@ public final class SpawnedRelays implements RelayProvisioner {
     Pretest pretest = request.pretest().orElseThrow();
     List<Route> candidates = new ArrayList<>();
     for (int index = 0; index < up.size(); index++) {
-      candidates.add(new Route(FIRST_ROUTE_ID + 500 + index, up.get(index).reader().host.address(),
-          up.get(index).writer().host.address()));
+      candidates.add(new Route(FIRST_CANDIDATE_ID + index,
+          up.get(index).reader().host.address(), up.get(index).writer().host.address()));
     }
     List<RelayProbe.PairResult> results = candidates.isEmpty() ? List.of()
         : pretest.probe().probeTogether(pretest.settings(), candidates, secret);
