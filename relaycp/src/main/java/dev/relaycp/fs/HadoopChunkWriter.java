@@ -45,18 +45,39 @@ public final class HadoopChunkWriter {
       case FILE -> {
         // A re-sent chunk goes to a new staged name (see the driver), so overwrite only
         // matters for a retry on the same relay after a failure it saw itself.
-        try (FSDataOutputStream out = fileSystem.createFile(path)
+        FSDataOutputStream out = fileSystem.createFile(path)
             .overwrite(true)
             .recursive()
             .replication(target.replication())
             .blockSize(target.blockSize())
-            .build()) {
+            .build();
+        try {
           IOUtils.copyBytes(bytes, out, COPY_BUFFER_BYTES, false);
+        } catch (IOException | RuntimeException e) {
+          closeAfter(out, e);
+          throw e;
         }
+        out.close();
         yield new byte[0];
       }
       case PART -> putPart(fileSystem, target, path, bytes, length);
     };
+  }
+
+  /**
+   * Closes {@code out} after {@code failure}, keeping a different failure of the close as
+   * suppressed. HDFS's output stream throws the very exception that failed a write again from
+   * close, and try-with-resources would then suppress an exception in itself, which throws
+   * "Self-suppression not permitted" in place of Hadoop's reason.
+   */
+  static void closeAfter(FSDataOutputStream out, Throwable failure) {
+    try {
+      out.close();
+    } catch (IOException | RuntimeException e) {
+      if (e != failure) {
+        failure.addSuppressed(e);
+      }
+    }
   }
 
   private static byte[] putPart(
