@@ -45,6 +45,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.MultipartUploader;
 import org.apache.hadoop.fs.PartHandle;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ShutdownHookManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,6 +125,15 @@ public final class CopyDriver {
       TransferProgress.Listener progress, PhaseClock phases, long started,
       Optional<FileChecksum> checksumSample) {
     StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
+    // Ctrl-C or SIGTERM ends the JVM without this method's finally: the staging goes then too,
+    // before the file systems close (a higher priority runs first).
+    Runnable removeOnSignal = () -> {
+      LOG.warn("Stopped before the copy ended: removing the staging directory {}",
+          staging.root());
+      staging.remove();
+    };
+    ShutdownHookManager.get().addShutdownHook(removeOnSignal,
+        FileSystem.SHUTDOWN_HOOK_PRIORITY + 2);
     Run run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
         started);
     NioEventLoopGroup eventLoops =
@@ -180,6 +190,9 @@ public final class CopyDriver {
       pool.shutdownNow();
       eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       staging.remove();
+      if (!ShutdownHookManager.get().isShutdownInProgress()) {
+        ShutdownHookManager.get().removeShutdownHook(removeOnSignal);
+      }
     }
   }
 

@@ -281,7 +281,7 @@ class SpawnedRelaysCopyTest {
   }
 
   @Test
-  void sigtermReleasesTheSpawnedHostsAndRemovesTheSecretFile() throws Exception {
+  void sigtermReleasesTheSpawnedHostsAndRemovesTheSecretFileAndTheStaging() throws Exception {
     Path pids = Files.createDirectory(temporary.resolve("pids"));
     Path released = temporary.resolve("released");
     Path temporaryFiles = Files.createDirectory(temporary.resolve("tmp"));
@@ -320,6 +320,9 @@ class SpawnedRelaysCopyTest {
     }
 
     assertThat(released).as(Files.readString(temporary.resolve("driver.err"))).exists();
+    assertThat(clusters.destination().getFileSystem().listStatus(new org.apache.hadoop.fs.Path("/")))
+        .as("staging left at the destination")
+        .noneMatch(status -> status.getPath().getName().startsWith(".relaycp-staging-"));
     assertThat(Files.readAllLines(released)).containsExactlyInAnyOrder("src 0", "dst 0");
     assertAllGone(pids(pids));
     try (Stream<Path> files = Files.list(temporaryFiles)) {
