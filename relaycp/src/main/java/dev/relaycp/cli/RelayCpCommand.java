@@ -18,6 +18,7 @@ import picocli.CommandLine.HelpCommand;
         PlanCommand.class,
         ProbeCommand.class,
         GcCommand.class,
+        CleanCommand.class,
         HelpCommand.class
     },
     footer = {

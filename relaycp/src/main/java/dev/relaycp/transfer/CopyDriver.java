@@ -17,6 +17,8 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -59,6 +62,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class CopyDriver {
   private static final Logger LOG = LoggerFactory.getLogger(CopyDriver.class);
+  /** How often a copy moves its staging heartbeat. */
+  private static final long STAGING_BEAT_SECONDS = 10;
+  /** A staging directory whose heartbeat is this old belongs to a copy that has ended. */
+  public static final Duration LEFTOVER_AFTER = Duration.ofMinutes(10);
 
   private final FileSystemOpener opener;
 
@@ -124,7 +131,12 @@ public final class CopyDriver {
       String transferId, RouteSource routeSource, TransferSecret secret,
       TransferProgress.Listener progress, PhaseClock phases, long started,
       Optional<FileChecksum> checksumSample) {
+    reportLeftovers(destination, destinationRoot);
     StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
+    ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(
+        new DefaultThreadFactory("staging-heartbeat", true));
+    heartbeat.scheduleWithFixedDelay(staging::beat, STAGING_BEAT_SECONDS, STAGING_BEAT_SECONDS,
+        TimeUnit.SECONDS);
     // Ctrl-C or SIGTERM ends the JVM without this method's finally: the staging goes then too,
     // before the file systems close (a higher priority runs first).
     Runnable removeOnSignal = () -> {
@@ -189,10 +201,34 @@ public final class CopyDriver {
       run.queue.fail(new RelayCpException(ErrorCode.INTERRUPTED, "the copy has ended"));
       pool.shutdownNow();
       eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      heartbeat.shutdownNow();
       staging.remove();
       if (!ShutdownHookManager.get().isShutdownInProgress()) {
         ShutdownHookManager.get().removeShutdownHook(removeOnSignal);
       }
+    }
+  }
+
+  /**
+   * Says, once, that copies to this destination left staging directories behind (drivers
+   * killed outright), and how to remove them; they are not touched, since they are not this
+   * copy's.
+   */
+  private static void reportLeftovers(FileSystem destination, Path destinationRoot) {
+    try {
+      List<LeftoverStaging.Leftover> leftovers = LeftoverStaging.find(destination,
+          destinationRoot, Instant.now().minus(LEFTOVER_AFTER));
+      if (!leftovers.isEmpty()) {
+        LOG.warn("{} staging director{} of earlier copies that did not finish ({} bytes) beside"
+                + " {}: {}; `relaycp clean {}` removes them", leftovers.size(),
+            leftovers.size() == 1 ? "y" : "ies",
+            leftovers.stream().mapToLong(LeftoverStaging.Leftover::bytes).sum(),
+            destinationRoot, leftovers.stream().map(leftover -> leftover.path().getName())
+                .toList(), destinationRoot);
+      }
+    } catch (RelayCpException e) {
+      LOG.debug("Cannot look for leftover staging beside {}: {}", destinationRoot,
+          e.getMessage());
     }
   }
 

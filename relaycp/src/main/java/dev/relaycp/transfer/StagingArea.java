@@ -3,6 +3,7 @@ package dev.relaycp.transfer;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.fs.HadoopFailures;
+import dev.relaycp.fs.HeartbeatFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -18,6 +19,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * &lt;ancestor&gt;/.relaycp-staging-&lt;transfer id&gt;/
+ *     heartbeat          its modification time moves while the driver lives
  *     f&lt;file&gt;.&lt;send&gt;     a file sent as one chunk; each send gets its own name
  *     p&lt;file&gt;/data      a file of several chunks, completed from a multipart upload
  *     p&lt;file&gt;data_multipart_*   that upload's parts until it completes
@@ -27,7 +29,10 @@ import org.slf4j.LoggerFactory;
  * so the parts stay inside the staging directory and go with it.
  * </pre>
  */
-final class StagingArea {
+public final class StagingArea {
+  /** The name of every staging directory, before its transfer id. */
+  public static final String PREFIX = ".relaycp-staging-";
+  static final String HEARTBEAT = "heartbeat";
   private static final Logger LOG = LoggerFactory.getLogger(StagingArea.class);
 
   private final FileSystem fileSystem;
@@ -38,22 +43,47 @@ final class StagingArea {
     this.root = root;
   }
 
-  /** Creates the staging directory beside {@code destination}. */
+  /** Creates the staging directory beside {@code destination}, with its first heartbeat. */
   static StagingArea create(FileSystem fileSystem, Path destination, String transferId) {
     requireNonNull(fileSystem, "fileSystem is null");
+    Path ancestor = ancestor(fileSystem, destination);
+    try {
+      Path root = fileSystem.makeQualified(new Path(ancestor, PREFIX + transferId));
+      if (!fileSystem.mkdirs(root)) {
+        throw new IOException("mkdirs returned false");
+      }
+      StagingArea staging = new StagingArea(fileSystem, root);
+      staging.heartbeat().create();
+      return staging;
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "creating a staging directory under " + ancestor);
+    }
+  }
+
+  /** Where staging directories for {@code destination} go: its nearest existing ancestor. */
+  static Path ancestor(FileSystem fileSystem, Path destination) {
     Path ancestor = destination.getParent() == null ? destination : destination.getParent();
     try {
       while (ancestor.getParent() != null && !fileSystem.exists(ancestor)) {
         ancestor = ancestor.getParent();
       }
-      Path root = fileSystem.makeQualified(
-          new Path(ancestor, ".relaycp-staging-" + transferId));
-      if (!fileSystem.mkdirs(root)) {
-        throw new IOException("mkdirs returned false");
-      }
-      return new StagingArea(fileSystem, root);
     } catch (IOException e) {
-      throw HadoopFailures.translate(e, "creating a staging directory under " + ancestor);
+      throw HadoopFailures.translate(e, "looking for " + destination + "'s parent");
+    }
+    return ancestor;
+  }
+
+  /** The file whose modification time tells that the copy using this staging still runs. */
+  HeartbeatFile heartbeat() {
+    return HeartbeatFile.at(fileSystem, new Path(root, HEARTBEAT));
+  }
+
+  /** Moves the heartbeat forward; logs rather than throws. */
+  void beat() {
+    try {
+      heartbeat().beat();
+    } catch (IOException e) {
+      LOG.debug("Cannot move the staging heartbeat in {}: {}", root, e.getMessage());
     }
   }
 
