@@ -65,9 +65,11 @@ public final class ChecksumVerifier {
 
   /**
    * Before anything moves: writes a one-byte probe in {@code folder} of the destination and
-   * refuses a destination that gives no file checksums.
+   * refuses a destination that gives no file checksums, or whose checksums are of another kind
+   * than {@code sample}'s (CRC32 against CRC32C: {@code dfs.checksum.type}), since no copy
+   * could then match its source.
    */
-  void checkDestination(Path folder) {
+  void checkDestination(Path folder, FileChecksum sample) {
     Path probe = new Path(folder, ".checksum-probe");
     FileChecksum written;
     try {
@@ -83,6 +85,13 @@ public final class ChecksumVerifier {
       throw new RelayCpException(ErrorCode.UNSUPPORTED_FILESYSTEM, "DST's file system ("
           + destination.getUri() + ") gives no file checksums, so relaycp could not verify a"
           + " copy; nothing was copied. Copy to a file system with checksums (HDFS)");
+    }
+    if (!written.getAlgorithmName().equals(sample.getAlgorithmName())) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "DST writes "
+          + written.getAlgorithmName() + " checksums but SRC's are "
+          + sample.getAlgorithmName() + ", so no copy could match its source; nothing was"
+          + " copied. Give the destination's writers SRC's checksum type (-D dfs.checksum.type="
+          + sample.getAlgorithmName().replace("COMPOSITE-", "") + " with relaycp's relays)");
     }
   }
 

@@ -153,7 +153,8 @@ public final class CopyDriver {
     ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
     try {
       if (checksumSample.isPresent()) {
-        new ChecksumVerifier(source, destination).checkDestination(staging.root());
+        new ChecksumVerifier(source, destination)
+            .checkDestination(staging.root(), checksumSample.get());
       }
       run.startUploads();
       RelayConnector connector = RelayConnector.of(eventLoops, secret)
