@@ -4,6 +4,7 @@ import static dev.relaycp.error.ErrorCode.INVALID_ARGUMENT;
 import static dev.relaycp.error.ErrorCode.IO_ERROR;
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -51,6 +52,9 @@ public final class ThroughputHistoryFile {
     JsonNode root;
     try {
       root = MAPPER.readTree(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (JsonProcessingException e) {
+      throw new RelayCpException(INVALID_ARGUMENT, "throughput history " + file
+          + " is not JSON (" + e.getOriginalMessage() + "); fix or delete it", e);
     } catch (IOException e) {
       throw new RelayCpException(
           IO_ERROR, "cannot read throughput history " + file + ": " + e.getMessage() + "; fix or delete it", e);

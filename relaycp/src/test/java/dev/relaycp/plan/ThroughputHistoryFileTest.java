@@ -3,6 +3,7 @@ package dev.relaycp.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +53,19 @@ class ThroughputHistoryFileTest {
     assertThatThrownBy(() -> ThroughputHistoryFile.load(bad))
         .isInstanceOf(RelayCpException.class)
         .hasMessageContaining("is malformed")
+        .hasMessageEndingWith("fix or delete it");
+  }
+
+  @Test
+  void aFileThatIsNotJsonIsAUserErrorNotOneARetryCouldFix() throws Exception {
+    Path corrupt = Files.writeString(directory.resolve("corrupt.json"), "{\"version\": 1, \"hosts");
+
+    assertThatThrownBy(() -> ThroughputHistoryFile.load(corrupt))
+        .isInstanceOfSatisfying(RelayCpException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+          assertThat(e.code().retryable()).isFalse();
+        })
+        .hasMessageContaining("is not JSON")
         .hasMessageEndingWith("fix or delete it");
   }
 
