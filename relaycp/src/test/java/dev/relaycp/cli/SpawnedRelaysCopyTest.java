@@ -290,7 +290,9 @@ class SpawnedRelaysCopyTest {
         "-Djava.io.tmpdir=" + temporaryFiles, "-cp", System.getProperty("java.class.path"),
         "dev.relaycp.cli.Main"));
     // A driver timeout of ten minutes: only the driver's own release can stop them in time.
-    command.addAll(copy("/data", "/terminated", "--local-relays", "1",
+    // Its staging goes beside /sigterm/copy, apart from what other tests' drivers leave.
+    clusters.destination().getFileSystem().mkdirs(new org.apache.hadoop.fs.Path("/sigterm"));
+    command.addAll(copy("/data", "/sigterm/copy", "--local-relays", "1",
         "-D", "relaycp.relay.bytes-per-second-limit=256k",
         "-D", "relaycp.relay.driver-timeout-seconds=600",
         "--spawn", "1", "--spawn-command", spawnScript(pids, "256k").toString(),
@@ -320,7 +322,8 @@ class SpawnedRelaysCopyTest {
     }
 
     assertThat(released).as(Files.readString(temporary.resolve("driver.err"))).exists();
-    assertThat(clusters.destination().getFileSystem().listStatus(new org.apache.hadoop.fs.Path("/")))
+    assertThat(clusters.destination().getFileSystem()
+        .listStatus(new org.apache.hadoop.fs.Path("/sigterm")))
         .as("staging left at the destination")
         .noneMatch(status -> status.getPath().getName().startsWith(".relaycp-staging-"));
     assertThat(Files.readAllLines(released)).containsExactlyInAnyOrder("src 0", "dst 0");
