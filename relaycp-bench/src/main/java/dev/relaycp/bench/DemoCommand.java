@@ -1,6 +1,6 @@
 package dev.relaycp.bench;
 
-import dev.relaycp.cli.CopyCommand;
+import dev.relaycp.cli.CopySummary;
 import dev.relaycp.cli.CopyProgress;
 import dev.relaycp.cli.ExitCodes;
 import dev.relaycp.cli.HadoopOptions;
@@ -108,7 +108,7 @@ public final class DemoCommand implements Callable<Integer> {
     if (json) {
       Map<String, Object> result = asJson(runs);
       result.put("provisioner", provisioner);
-      out.println(CopyCommand.jsonMapper().writeValueAsString(result));
+      out.println(CopySummary.jsonMapper().writeValueAsString(result));
     } else {
       printTable(out, runs);
     }

@@ -73,7 +73,7 @@ public final class CleanCommand implements Callable<Integer> {
         entry.put("removed", removed.contains(leftover));
         entries.add(entry);
       }
-      out.println(CopyCommand.jsonMapper().writeValueAsString(Map.of("staging", entries)));
+      out.println(CopySummary.jsonMapper().writeValueAsString(Map.of("staging", entries)));
     } else if (found.isEmpty()) {
       out.println("no staging older than " + age + " beside " + target);
     } else {

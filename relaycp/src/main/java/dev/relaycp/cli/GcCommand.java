@@ -93,7 +93,7 @@ public final class GcCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(CopyCommand.jsonMapper().writerWithDefaultPrettyPrinter()
+      out.println(CopySummary.jsonMapper().writerWithDefaultPrettyPrinter()
           .writeValueAsString(toJson(where, cutOff, found, removals)));
     } else {
       if (found.isEmpty()) {

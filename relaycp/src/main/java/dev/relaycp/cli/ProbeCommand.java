@@ -115,13 +115,13 @@ public final class ProbeCommand implements Callable<Integer> {
     boolean recorded = HistoryFile.recording(noHistory, configuration)
         && ObservedRates.record(historyFile, samples, err);
     if (json) {
-      out.println(CopyCommand.jsonMapper().writerWithDefaultPrettyPrinter()
+      out.println(CopySummary.jsonMapper().writerWithDefaultPrettyPrinter()
           .writeValueAsString(toJson(results, recorded ? historyFile : null)));
     } else {
       for (PairResult result : results) {
         out.println(result.measured()
             ? String.format(Locale.ROOT, "%s: %s in %.2f s, %.1f MB/s", result.route(),
-                CopyCommand.humanBytes(result.bytes()), result.seconds(),
+                CopySummary.humanBytes(result.bytes()), result.seconds(),
                 result.bytesPerSecond() / 1e6)
             : result.route() + ": failed: " + result.failure().orElse("too fast to time"));
       }

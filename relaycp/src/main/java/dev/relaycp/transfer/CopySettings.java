@@ -2,7 +2,11 @@ package dev.relaycp.transfer;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
 import java.net.URI;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * What to copy and how; validated once, here.
@@ -91,6 +95,36 @@ public record CopySettings(
 
   /** The default for {@link #bytesInFlightPerRoute}: 64 MiB. */
   public static final long DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = 64L << 20;
+
+  public static final String BLOCKS_PER_CHUNK = "relaycp.copy.blocks-per-chunk";
+  public static final String CHUNKS_IN_FLIGHT = "relaycp.copy.chunks-in-flight-per-route";
+  public static final String BYTES_IN_FLIGHT = "relaycp.copy.bytes-in-flight-per-route";
+  public static final String MAX_SENDS = "relaycp.copy.max-sends-per-chunk";
+  public static final String VERIFICATION_THREADS = "relaycp.copy.verification-threads";
+  public static final String RELAY_WAIT_SECONDS = "relaycp.copy.relay-wait-seconds";
+
+  /**
+   * The settings of a copy from SRC to DST with the {@code relaycp.copy.*} keys of {@code
+   * configuration} (and the relay silence timeout); a bad value is an INVALID_ARGUMENT naming
+   * it.
+   */
+  public static CopySettings from(Configuration configuration, URI source, URI destination,
+      boolean overwrite) {
+    requireNonNull(configuration, "configuration is null");
+    try {
+      return new CopySettings(source, destination, overwrite,
+          configuration.getInt(BLOCKS_PER_CHUNK, 1),
+          configuration.getInt(CHUNKS_IN_FLIGHT, DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE),
+          configuration.getLongBytes(BYTES_IN_FLIGHT, DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE),
+          configuration.getInt(MAX_SENDS, 8),
+          configuration.getInt(VERIFICATION_THREADS, 16),
+          configuration.getLong(RELAY_WAIT_SECONDS, DEFAULT_RELAY_WAIT_SECONDS),
+          RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration));
+    } catch (IllegalArgumentException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "bad copy setting: " + e.getMessage() + "; fix it in relaycp-site.xml or -D");
+    }
+  }
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {
     return new CopySettings(source, destination, overwrite, 1, DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,

@@ -1,0 +1,226 @@
+package dev.relaycp.cli;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.provision.LocalRelayProcesses;
+import dev.relaycp.provision.StaticRelays;
+import dev.relaycp.provision.YarnRelaySettings;
+import dev.relaycp.provision.YarnRelays;
+import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.RouteSource;
+import dev.relaycp.transfer.SourceTree;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.MalformedURLException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Option;
+
+/**
+ * Where a copy's datanode relays come from: running relays (--relays HOST:PORT), YARN
+ * containers (--relays yarn) or relay processes on this machine (--local-relays), their checks,
+ * and the transfer secret they share.
+ */
+public final class RelayOptions {
+  private static final String YARN = "yarn";
+  private static final List<String> SITE_FILES =
+      List.of("core-site.xml", "hdfs-site.xml", "yarn-site.xml", "mapred-site.xml");
+
+  @Option(names = "--relays", split = ",", paramLabel = "yarn|HOST:PORT",
+      description = {"'yarn': start the source site's relays as YARN containers beside its",
+          "datanodes (one per datanode; see --relays-per-site) and stop them after.",
+          "HOST:PORT,...: running source-site relays (e.g. on datanodes). Each route pairs",
+          "one of these with one --dst-relays relay; without --dst-relays they also write."})
+  List<String> relays = new ArrayList<>();
+
+  @Option(names = "--dst-relays", split = ",", paramLabel = "yarn|HOST:PORT",
+      description = "The destination site's relays: 'yarn' (the default with --relays yarn)"
+          + " or running relays.")
+  List<String> destinationRelays = new ArrayList<>();
+
+  @Option(names = "--src-conf", paramLabel = "DIR",
+      description = "With --relays yarn: the source cluster's Hadoop configuration folder"
+          + " (core-site.xml, hdfs-site.xml, yarn-site.xml); default: this process's.")
+  Path sourceConf;
+
+  @Option(names = "--dst-conf", paramLabel = "DIR",
+      description = "With --relays yarn: the destination cluster's configuration folder;"
+          + " default: this process's.")
+  Path destinationConf;
+
+  @Option(names = "--relays-per-site", paramLabel = "N",
+      description = "With --relays yarn: relays on each site (default: one per datanode).")
+  Integer relaysPerSite;
+
+  @Option(names = "--local-relays", paramLabel = "N",
+      description = "Start N relay pairs on this machine for this copy and stop them after"
+          + " (the same as --pairs N).")
+  Integer localRelays;
+
+  @Option(names = "--secret-file", paramLabel = "FILE",
+      description = "The transfer secret running relays were started with (needed with "
+          + "--relays; local relays get a fresh one).")
+  Path secretFile;
+
+  /** Whether any relay is named or asked for here (not counting --pairs or --spawn). */
+  boolean given() {
+    return !relays.isEmpty() || localRelays != null;
+  }
+
+  /** Whether the relays include YARN containers: --relays yarn[,HOST:PORT...]. */
+  boolean yarn() {
+    return relays.stream().anyMatch(RelayOptions::isYarn);
+  }
+
+  private static boolean isYarn(String relay) {
+    return YARN.equalsIgnoreCase(relay.strip());
+  }
+
+  /** The running relays named beside YARN's, by site. */
+  private static List<RelayAddress> running(List<String> named) {
+    return named.stream().filter(relay -> !isYarn(relay)).map(RelayAddress::parse).toList();
+  }
+
+  /** The checks of these options against each other; {@code pairs} is --pairs, if given. */
+  void check(String pairs, boolean spawning) {
+    checkYarn();
+    if (localRelays == null && pairs == null && relays.isEmpty() && !spawning) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "no relays given; pass --local-relays N (or --pairs auto) to start relays here, or"
+              + " --relays host:port,...");
+    }
+    if ((localRelays != null || (pairs != null && !spawning)) && !relays.isEmpty()) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          (pairs != null ? "--pairs" : "--local-relays") + " starts relays here but --relays names"
+              + " running ones; use one of them");
+    }
+    if (localRelays != null && pairs != null && !spawning) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--local-relays N is --pairs N; give only one of them");
+    }
+    if (localRelays != null && localRelays < 1) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--local-relays must be 1 or more, got " + localRelays);
+    }
+    if (!relays.isEmpty() && !yarn() && secretFile == null) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--relays needs --secret-file, the secret those relays were started with");
+    }
+  }
+
+  private void checkYarn() {
+    boolean yarnDestination = destinationRelays.stream().anyMatch(RelayOptions::isYarn);
+    if (yarn() && !destinationRelays.isEmpty() && !yarnDestination) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--relays yarn starts the relays"
+          + " of both sites through YARN; drop --dst-relays or add yarn to it");
+    }
+    if (yarnDestination && !yarn()) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--dst-relays yarn needs"
+          + " --relays yarn: both sites' relays start through YARN, or neither's");
+    }
+    if (!yarn() && (sourceConf != null || destinationConf != null || relaysPerSite != null)) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--src-conf, --dst-conf and"
+          + " --relays-per-site steer --relays yarn; add --relays yarn or drop them");
+    }
+    if (relaysPerSite != null && relaysPerSite < 1) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--relays-per-site must be 1 or more, got " + relaysPerSite);
+    }
+    for (Path folder : new Path[] {sourceConf, destinationConf}) {
+      if (folder != null && !Files.isDirectory(folder)) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "configuration folder " + folder
+            + " does not exist; give the folder holding the cluster's core-site.xml and"
+            + " yarn-site.xml");
+      }
+    }
+    if (yarn()) {
+      boolean running = relays.size() > 1 || destinationRelays.size() > 1;
+      if (running && secretFile == null) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "running relays beside yarn"
+            + " need --secret-file, the secret they were started with (YARN's relays get it too)");
+      }
+      if (!running && secretFile != null) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--secret-file is for running"
+            + " relays; YARN relays get a fresh secret for each copy, so drop it");
+      }
+    }
+  }
+
+  /**
+   * The datanode relays for the listing: YARN containers named {@code applicationName} (with
+   * running relays beside them), {@code localPairs} local pairs when above 0, else the
+   * running relays.
+   */
+  Function<SourceTree, RouteSource> relaysFor(Configuration configuration,
+      Map<String, String> properties, String applicationName, int localPairs,
+      TemporarySecret secret) {
+    if (yarn()) {
+      Configuration source = siteConfiguration(configuration, sourceConf);
+      Configuration destination = siteConfiguration(configuration, destinationConf);
+      YarnRelaySettings settings = YarnRelaySettings.from(configuration, properties);
+      List<RelayAddress> readers = running(relays);
+      List<RelayAddress> writers = running(destinationRelays);
+      return tree -> {
+        YarnRelays started = YarnRelays.start(new YarnRelays.Request(applicationName, source,
+            destination, relaysPerSite == null ? 0 : relaysPerSite, tree.hostsByBytes(),
+            settings, secret.secret()));
+        return readers.isEmpty() ? started : started.with(StaticRelays.of(readers, writers));
+      };
+    }
+    if (localPairs > 0) {
+      return tree -> LocalRelayProcesses.start(localPairs, secret.file(), properties, List.of());
+    }
+    StaticRelays running = StaticRelays.of(running(relays), running(destinationRelays));
+    return tree -> running;
+  }
+
+  /** {@code base} with the cluster configuration files in {@code folder} on top. */
+  static Configuration siteConfiguration(Configuration base, Path folder) {
+    Configuration configuration = new Configuration(base);
+    if (folder == null) {
+      return configuration;
+    }
+    for (String name : SITE_FILES) {
+      Path file = folder.resolve(name);
+      if (Files.isRegularFile(file)) {
+        try {
+          configuration.addResource(file.toUri().toURL());
+        } catch (MalformedURLException e) {
+          throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+              "cannot read " + file + ": " + e.getMessage(), e);
+        }
+      }
+    }
+    return configuration;
+  }
+
+  /** The transfer's secret: --secret-file's, else a fresh one in a file only this user reads. */
+  TemporarySecret secret(PrintWriter err) throws IOException {
+    if (secretFile != null) {
+      return new TemporarySecret(SecretFile.read(secretFile, err), secretFile, false);
+    }
+    Path file = Files.createTempFile("relaycp-secret-", "");
+    // Also gone when Ctrl-C or SIGTERM ends the JVM before the copy closes it.
+    file.toFile().deleteOnExit();
+    TransferSecret secret = TransferSecret.generate();
+    secret.writeTo(file);
+    return new TemporarySecret(secret, file, true);
+  }
+
+  /** The transfer's secret, and the file it lives in, removed after the copy if made here. */
+  record TemporarySecret(TransferSecret secret, Path file, boolean owned)
+      implements AutoCloseable {
+    @Override
+    public void close() throws IOException {
+      if (owned) {
+        Files.deleteIfExists(file);
+      }
+    }
+  }
+}
