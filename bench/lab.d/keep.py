@@ -12,8 +12,8 @@ import shutil
 import sys
 from pathlib import Path
 
-SUMMARY = ("results.md", "results-as-run.md", "NOTES.md", "lab.json", "probe.txt", "probe.json",
-           "cleanup.txt")
+# lab.json and probe.json are inside results.json ("lab", "probe"); probe.txt is in results.md.
+SUMMARY = ("results.md", "results-as-run.md", "NOTES.md", "cleanup.txt")
 
 
 def strip(results):
