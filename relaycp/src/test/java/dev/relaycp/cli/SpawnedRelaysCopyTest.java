@@ -349,6 +349,7 @@ class SpawnedRelaysCopyTest {
     assertThat(summary.get("plan").get("notes").toString()).contains("spawned relays on exec");
     assertThat(summary.get("spawned").get("hosts")).hasSize(2 * pairs);
     assertThat(summary.get("cost").has("predictedDollars")).isTrue();
+    ReportSchema.assertFollows(summary);
     assertAllGone(pids(pids));
   }
 
