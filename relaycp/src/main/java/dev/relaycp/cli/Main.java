@@ -9,6 +9,11 @@ public final class Main {
 
   public static void main(String[] args) throws Exception {
     Configuration.addDefaultResource("relaycp-site.xml");
+    if (OozieAction.requested()) {
+      // Under Oozie's launcher any System.exit fails the action: return, or throw.
+      OozieAction.run(args);
+      return;
+    }
     System.exit(ToolRunner.run(new Configuration(), new RelayCpTool(), args));
   }
 }

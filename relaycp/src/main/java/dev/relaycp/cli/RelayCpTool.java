@@ -14,20 +14,28 @@ import picocli.CommandLine;
  */
 public final class RelayCpTool extends Configured implements Tool {
   private final Consumer<CommandLine> extraCommands;
+  private final PrintWriter err;
 
   public RelayCpTool() {
     this(commandLine -> { });
   }
 
+  /** A tool whose messages go to {@code err} instead of standard error. */
+  RelayCpTool(PrintWriter err) {
+    this.extraCommands = commandLine -> { };
+    this.err = requireNonNull(err, "err is null");
+  }
+
   /** A tool whose command line {@code extraCommands} adds subcommands to (the demo's). */
   public RelayCpTool(Consumer<CommandLine> extraCommands) {
     this.extraCommands = requireNonNull(extraCommands, "extraCommands is null");
+    this.err = new PrintWriter(System.err, true);
   }
 
   @Override
   public int run(String[] args) {
-    return commandLine(new RelayCpCommand(getConf()), new PrintWriter(System.out, true),
-        new PrintWriter(System.err, true), extraCommands).execute(args);
+    return commandLine(new RelayCpCommand(getConf()), new PrintWriter(System.out, true), err,
+        extraCommands).execute(args);
   }
 
   /** The command line with relaycp's exit-code mapping and the given output streams. */
