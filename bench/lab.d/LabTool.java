@@ -133,18 +133,33 @@ public class LabTool {
         continue;
       }
       checks.add(pool.submit(() -> {
-        FileChecksum a1 = sfs.getFileChecksum(new Path(src.toString() + rel));
-        FileChecksum b1 = dfs.getFileChecksum(new Path(dst.toString() + rel));
-        return Objects.equals(a1, b1) ? null : "checksum " + rel + " " + a1 + " != " + b1;
+        // A datanode may reset one checksum read under load: that is the verifier's
+        // trouble, not the copy's, so each read is tried three times before it counts.
+        for (int attempt = 1; ; attempt++) {
+          try {
+            FileChecksum a1 = sfs.getFileChecksum(new Path(src.toString() + rel));
+            FileChecksum b1 = dfs.getFileChecksum(new Path(dst.toString() + rel));
+            return Objects.equals(a1, b1) ? null : "checksum " + rel + " " + a1 + " != " + b1;
+          } catch (IOException e) {
+            if (attempt == 3) {
+              return "checksum " + rel + " unreadable: " + e.getMessage();
+            }
+            Thread.sleep(1000L * attempt);
+          }
+        }
       }));
     }
-    for (Future<String> f : checks) {
-      String p = f.get();
-      if (p != null) {
-        problems.add(p);
+    try {
+      for (Future<String> f : checks) {
+        String p = f.get();
+        if (p != null) {
+          problems.add(p);
+        }
       }
+    } finally {
+      // A failed check must not leave worker threads keeping this JVM alive.
+      pool.shutdownNow();
     }
-    pool.shutdown();
     double secs = (System.nanoTime() - t0) / 1e9;
     StringBuilder json = new StringBuilder();
     json.append("{\"ok\":").append(problems.isEmpty())
