@@ -22,6 +22,8 @@ import java.net.URI;
  *     yet (a spawned relay still booting) before the route is dropped
  * @param silenceSeconds how long a relay may send nothing, not even a keep-alive, before its
  *     route is dropped and its chunks are sent on the others
+ * @param sync what the copy skips, deletes and keeps ({@code --update}, {@code --delete},
+ *     {@code --preserve}, {@code --filters}, {@code --diff})
  */
 public record CopySettings(
     URI source,
@@ -33,14 +35,25 @@ public record CopySettings(
     int maxSendsPerChunk,
     int verificationThreads,
     long relayWaitSeconds,
-    long silenceSeconds) {
+    long silenceSeconds,
+    SyncSettings sync) {
 
   /** Part numbers leave room for this many sends of each chunk. */
   public static final int SEND_LIMIT = 16;
 
+  /** A copy with {@link SyncSettings#NONE}. */
+  public CopySettings(URI source, URI destination, boolean overwrite, int blocksPerChunk,
+      int chunksInFlightPerRoute, long bytesInFlightPerRoute, int maxSendsPerChunk,
+      int verificationThreads, long relayWaitSeconds, long silenceSeconds) {
+    this(source, destination, overwrite, blocksPerChunk, chunksInFlightPerRoute,
+        bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads, relayWaitSeconds,
+        silenceSeconds, SyncSettings.NONE);
+  }
+
   public CopySettings {
     requireNonNull(source, "source is null");
     requireNonNull(destination, "destination is null");
+    requireNonNull(sync, "sync is null");
     if (blocksPerChunk < 1) {
       throw new IllegalArgumentException("blocksPerChunk must be 1 or more, got " + blocksPerChunk);
     }
@@ -86,7 +99,19 @@ public record CopySettings(
   public CopySettings withSilenceSeconds(long seconds) {
     return new CopySettings(source, destination, overwrite, blocksPerChunk,
         chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
-        relayWaitSeconds, seconds);
+        relayWaitSeconds, seconds, sync);
+  }
+
+  /** This copy with other {@link #sync} settings. */
+  public CopySettings withSync(SyncSettings settings) {
+    return new CopySettings(source, destination, overwrite, blocksPerChunk,
+        chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
+        relayWaitSeconds, silenceSeconds, settings);
+  }
+
+  /** Whether a file that exists at the destination may be replaced. */
+  public boolean replacesTargets() {
+    return overwrite || sync.update();
   }
 
   /** The default for {@link #bytesInFlightPerRoute}: 64 MiB. */
