@@ -20,9 +20,14 @@ import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.CopyDriver;
 import dev.relaycp.transfer.CopyReport;
 import dev.relaycp.transfer.CopySettings;
+import dev.relaycp.transfer.NotPreserved;
+import dev.relaycp.transfer.PreservedAttribute;
 import dev.relaycp.transfer.RouteResult;
 import dev.relaycp.transfer.RouteSource;
+import dev.relaycp.transfer.SnapshotRange;
 import dev.relaycp.transfer.SourceTree;
+import dev.relaycp.transfer.SyncOutcome;
+import dev.relaycp.transfer.SyncSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.MalformedURLException;
@@ -38,8 +43,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -155,6 +163,34 @@ public final class CopyCommand implements Callable<Integer> {
   @Option(names = "--overwrite", description = "Replace files that exist at the destination.")
   boolean overwrite;
 
+  @Option(names = "--update",
+      description = {"Sync as DistCp -update: skip files whose target has the same length and"
+          + " COMPOSITE_CRC checksum", "(and block size, when kept), replace the others; an"
+          + " existing target is no error."})
+  boolean update;
+
+  @Option(names = "--delete",
+      description = "With --update: remove what DST holds and SRC does not (to DST's trash where"
+          + " it has one), as DistCp -delete.")
+  boolean delete;
+
+  @Option(names = {"-p", "--preserve"}, paramLabel = "rbugpaxt",
+      description = {"Attributes to keep, DistCp's -p letters: r replication, b block size,"
+          + " u user, g group,", "p permission, a ACL, x XAttr, t times (default: rbugpt)."
+          + " E.g. -prbugpt, --preserve rbpt."})
+  String preserve;
+
+  @Option(names = "--filters", paramLabel = "FILE",
+      description = "DistCp's filters file: one Java regex a line; a source path (its full URI)"
+          + " that one matches whole is not copied.")
+  Path filters;
+
+  @Option(names = "--diff", arity = "2", paramLabel = "SNAPSHOT",
+      description = {"--diff FROM TO, with --update: copy only what SRC's HDFS snapshot diff"
+          + " from FROM to TO names,", "replaying its renames and deletions on DST, which must"
+          + " hold snapshot FROM and be unchanged since (DistCp -diff)."})
+  List<String> diff;
+
   @Option(names = "--json", description = "Print the summary as JSON on standard output.")
   boolean json;
 
@@ -206,6 +242,17 @@ public final class CopyCommand implements Callable<Integer> {
             result.files(), humanBytes(result.bytes()), result.seconds(),
             result.megabytesPerSecond(), result.routes() - result.routesDropped(),
             result.chunksResent(), result.verification().size());
+        SyncOutcome sync = result.sync();
+        if (update || sync.deleted() > 0 || sync.renamed() > 0) {
+          out.printf("Skipped %d files (%s) equal at the destination; deleted %d, renamed %d.%n",
+              sync.filesSkipped(), humanBytes(sync.bytesSkipped()), sync.deleted(),
+              sync.renamed());
+        }
+        if (!sync.notPreserved().isEmpty()) {
+          err.printf("relaycp: %d attributes not kept (e.g. %s of %s: %s); see notPreserved in"
+                  + " --json%n", sync.notPreserved().size(), sync.notPreserved().get(0).what(),
+              sync.notPreserved().get(0).path(), sync.notPreserved().get(0).why());
+        }
       }
       out.flush();
       return ExitCodes.OK;
@@ -309,6 +356,7 @@ public final class CopyCommand implements Callable<Integer> {
             + " another file");
       }
     }
+    SyncSettings sync = syncSettings();
     // Local relays read these when they start: a bad value fails here, before any starts.
     RelayCommand.relaySettings("127.0.0.1", 0, TransferSecret.generate(), configuration);
     try {
@@ -320,11 +368,89 @@ public final class CopyCommand implements Callable<Integer> {
           configuration.getInt(MAX_SENDS, 8),
           configuration.getInt(VERIFICATION_THREADS, 16),
           configuration.getLong(RELAY_WAIT_SECONDS, CopySettings.DEFAULT_RELAY_WAIT_SECONDS),
-          RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration));
+          RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration), sync);
     } catch (IllegalArgumentException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "bad copy setting: " + e.getMessage() + "; fix it in relaycp-site.xml or -D");
     }
+  }
+
+  /** --update, --delete, --preserve, --filters and --diff, checked against each other. */
+  private SyncSettings syncSettings() {
+    if (delete && !update) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--delete needs --update; add --update (DistCp's -delete needs -update too)");
+    }
+    if (diff != null && !update) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--diff needs --update; add --update (as DistCp's -diff needs -update)");
+    }
+    if (diff != null && delete) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--diff replays the snapshot"
+          + " diff's own deletions; drop --delete");
+    }
+    if (update && overwrite) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--update already replaces the"
+          + " files that differ; drop --overwrite");
+    }
+    Set<PreservedAttribute> kept = PreservedAttribute.DEFAULT;
+    if (preserve != null) {
+      String letters = preserve.strip();
+      if (letters.isEmpty()) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--preserve needs letters"
+            + " (rbugpaxt); e.g. -prbugpt for relaycp's default");
+      }
+      if (letters.toLowerCase(Locale.ROOT).contains("c")) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--preserve c (checksum type)"
+            + " is not needed: relaycp compares COMPOSITE_CRC checksums, which do not depend on"
+            + " it; drop the c");
+      }
+      try {
+        kept = PreservedAttribute.fromLetters(letters);
+      } catch (IllegalArgumentException e) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--preserve '" + letters + "': "
+            + e.getMessage() + "; e.g. -prbugpt");
+      }
+    }
+    Optional<SnapshotRange> range = Optional.empty();
+    if (diff != null) {
+      try {
+        range = Optional.of(new SnapshotRange(diff.get(0), diff.get(1)));
+      } catch (IllegalArgumentException e) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--diff FROM TO: "
+            + e.getMessage() + "; name two snapshots of SRC");
+      }
+    }
+    return new SyncSettings(update, delete, kept, filterPatterns(), range);
+  }
+
+  /** The --filters file's patterns, one a line; blank lines are skipped. */
+  private List<Pattern> filterPatterns() {
+    if (filters == null) {
+      return List.of();
+    }
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(filters);
+    } catch (IOException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--filters " + filters
+          + " cannot be read (" + e.getMessage() + "); name a readable file of regexes");
+    }
+    List<Pattern> patterns = new ArrayList<>();
+    for (int line = 0; line < lines.size(); line++) {
+      String text = lines.get(line);
+      if (text.isBlank()) {
+        continue;
+      }
+      try {
+        patterns.add(Pattern.compile(text));
+      } catch (PatternSyntaxException e) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--filters " + filters
+            + ": line " + (line + 1) + " is not a Java regex (" + e.getDescription()
+            + "); fix or remove it");
+      }
+    }
+    return patterns;
   }
 
   /** Parses a URI the way Hadoop would, with a message that says how to fix a bad one. */
@@ -522,6 +648,20 @@ public final class CopyCommand implements Callable<Integer> {
       routeRates.add(rate);
     }
     summary.put("routeRates", routeRates);
+    SyncOutcome sync = result.sync();
+    summary.put("skipped", sync.filesSkipped());
+    summary.put("skippedBytes", sync.bytesSkipped());
+    summary.put("deleted", sync.deleted());
+    summary.put("renamed", sync.renamed());
+    List<Map<String, Object>> notPreserved = new ArrayList<>();
+    for (NotPreserved missing : sync.notPreserved()) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("path", missing.path());
+      entry.put("what", missing.what());
+      entry.put("why", missing.why());
+      notPreserved.add(entry);
+    }
+    summary.put("notPreserved", notPreserved);
     return summary;
   }
 
