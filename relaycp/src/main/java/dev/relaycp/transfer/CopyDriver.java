@@ -106,6 +106,10 @@ public final class CopyDriver {
         sourceRoot);
     Committer committer = new Committer(destination, settings.replacesTargets(),
         sync.preserve(), source);
+    String transferId = UUID.randomUUID().toString();
+    // The diff's renames and deletions go first, so --update finds renamed files in place.
+    int diffDeleted = diff.map(changes -> changes.apply(destination, destinationRoot,
+        transferId)).orElse(0);
     UpdateCheck.Result update = sync.update()
         ? new UpdateCheck(source, destination, sync.keeps(PreservedAttribute.BLOCK_SIZE),
             settings.verificationThreads()).split(listed, destinationRoot)
@@ -116,7 +120,6 @@ public final class CopyDriver {
     Optional<FileChecksum> checksumSample =
         new ChecksumVerifier(source, destination).sourceSample(tree);
     List<Chunk> chunks = new Chunker(settings.blocksPerChunk()).chunk(tree.files());
-    String transferId = UUID.randomUUID().toString();
     PhaseClock phases = new PhaseClock(started);
     phases.end("listing");
     try (RouteSource routeSource = relays.apply(tree)) {
@@ -129,8 +132,6 @@ public final class CopyDriver {
       LOG.info("Transfer {}: {} files, {} bytes, {} chunks, {} routes ({} relays); {} files"
               + " skipped as equal", transferId, tree.files().size(), tree.totalBytes(),
           chunks.size(), routes.size(), routeSource.provisioner(), update.skipped().size());
-      int diffDeleted = diff.map(changes -> changes.apply(destination, destinationRoot,
-          transferId)).orElse(0);
       CopyReport copied = copy(settings, source, destination, tree, listedRoot, destinationRoot,
           committer, chunks, transferId, routeSource, secret, progress, phases, started,
           checksumSample);
