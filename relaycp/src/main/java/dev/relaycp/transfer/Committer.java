@@ -132,7 +132,7 @@ final class Committer {
           && fileSystem.getFileStatus(target).getReplication() != file.replication()) {
         fileSystem.setReplication(target, file.replication());
       }
-      applyAttributes(target, file.attributes(), new Path(file.uri()));
+      applyAttributes(target, target, file.attributes(), new Path(file.uri()));
     } catch (IOException e) {
       throw HadoopFailures.translate(e, "setting the attributes of " + target);
     }
@@ -167,8 +167,9 @@ final class Committer {
       // Deepest first: setting a directory's times before its children land would not stick.
       for (int index = tree.directories().size() - 1; index >= 0; index--) {
         SourceDirectory directory = tree.directories().get(index);
-        applyAttributes(finalPath(destinationRoot, directory.relativePath()),
-            directory.attributes(), finalPath(sourceRoot, directory.relativePath()));
+        Path target = finalPath(destinationRoot, directory.relativePath());
+        applyAttributes(target, target, directory.attributes(),
+            finalPath(sourceRoot, directory.relativePath()));
       }
     } catch (FileAlreadyExistsException e) {
       undo(placedFiles, createdDirectories);
@@ -187,7 +188,7 @@ final class Committer {
   private void commitFile(SourceFile file, Path staged, Path destinationRoot,
       List<Path> placedFiles) throws IOException {
     Path target = finalPath(destinationRoot, file.relativePath());
-    applyAttributes(staged, file.attributes(), new Path(file.uri()));
+    applyAttributes(staged, target, file.attributes(), new Path(file.uri()));
     fileContext.rename(staged, target, overwrite ? Options.Rename.OVERWRITE : Options.Rename.NONE);
     placedFiles.add(target);
   }
@@ -232,15 +233,19 @@ final class Committer {
     }
   }
 
-  private void applyAttributes(Path target, FileAttributes attributes, Path sourcePath)
-      throws IOException {
+  /**
+   * @param target where to set them (a staged file keeps them through its rename)
+   * @param finalTarget the name {@link NotPreserved} reports
+   */
+  private void applyAttributes(Path target, Path finalTarget, FileAttributes attributes,
+      Path sourcePath) throws IOException {
     boolean acl = preserve.contains(PreservedAttribute.ACL);
     if (preserve.contains(PreservedAttribute.PERMISSION) || acl) {
-      attempt(target, "permission",
+      attempt(finalTarget, "permission",
           () -> fileSystem.setPermission(target, attributes.permission()));
     }
     if (acl) {
-      attempt(target, "acl", () -> {
+      attempt(finalTarget, "acl", () -> {
         List<AclEntry> entries = source.getAclStatus(sourcePath).getEntries();
         if (!entries.isEmpty()) {
           fileSystem.setAcl(target,
@@ -249,7 +254,7 @@ final class Committer {
       });
     }
     if (preserve.contains(PreservedAttribute.XATTR)) {
-      attempt(target, "xattr", () -> {
+      attempt(finalTarget, "xattr", () -> {
         for (Map.Entry<String, byte[]> xattr : source.getXAttrs(sourcePath).entrySet()) {
           // raw.* belongs to the file system (e.g. encryption); it is not the user's to copy.
           if (!xattr.getKey().startsWith("raw.")) {
@@ -262,12 +267,12 @@ final class Committer {
     boolean group = preserve.contains(PreservedAttribute.GROUP);
     if (user || group) {
       String what = user && group ? "user,group" : user ? "user" : "group";
-      attempt(target, what, () -> fileSystem.setOwner(target, user ? attributes.owner() : null,
-          group ? attributes.group() : null));
+      attempt(finalTarget, what, () -> fileSystem.setOwner(target,
+          user ? attributes.owner() : null, group ? attributes.group() : null));
     }
     if (preserve.contains(PreservedAttribute.TIMES)) {
-      attempt(target, "times", () -> fileSystem.setTimes(target, attributes.modificationTime(),
-          attributes.accessTime()));
+      attempt(finalTarget, "times", () -> fileSystem.setTimes(target,
+          attributes.modificationTime(), attributes.accessTime()));
     }
   }
 
@@ -280,22 +285,22 @@ final class Committer {
    * Runs {@code call}; a refusal (this user may not set it, or the file system does not keep
    * it) is recorded rather than failing the copy, which has already verified the bytes.
    */
-  private void attempt(Path target, String what, AttributeCall call) throws IOException {
+  private void attempt(Path reported, String what, AttributeCall call) throws IOException {
     try {
       call.run();
     } catch (AccessControlException | UnsupportedOperationException e) {
       String why = HadoopFailures.firstLine(String.valueOf(e.getMessage()));
-      notPreserved.add(new NotPreserved(target.toUri().getPath(), what, why));
+      notPreserved.add(new NotPreserved(reported.toUri().getPath(), what, why));
       if (ownerWarned.compareAndSet(false, true)) {
         LOG.warn("Not kept: {} of {} and maybe others (see notPreserved in the summary): {}",
-            what, target, why);
+            what, reported, why);
       }
     } catch (RemoteException e) {
       IOException unwrapped = e.unwrapRemoteException(AccessControlException.class);
       if (!(unwrapped instanceof AccessControlException)) {
         throw e;
       }
-      notPreserved.add(new NotPreserved(target.toUri().getPath(), what,
+      notPreserved.add(new NotPreserved(reported.toUri().getPath(), what,
           HadoopFailures.firstLine(String.valueOf(unwrapped.getMessage()))));
     }
   }

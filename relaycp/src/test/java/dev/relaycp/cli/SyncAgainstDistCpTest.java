@@ -131,9 +131,13 @@ class SyncAgainstDistCpTest {
     relaycp("/defaults/src", "/defaults/relaycp", "-pt");
 
     assertSameTrees("/defaults/distcp/src", "/defaults/relaycp", false, false);
-    FileStatus copied = destination.getFileStatus(new Path("/defaults/relaycp/a.bin"));
-    assertThat(copied.getReplication()).isEqualTo((short) 2);
-    assertThat(copied.getBlockSize()).isEqualTo(BLOCK);
+    // The defaults are the writing client's (dfs.replication, dfs.blocksize), for both tools.
+    Path copy = new Path("/defaults/relaycp/a.bin");
+    FileStatus copied = destination.getFileStatus(copy);
+    assertThat(copied.getReplication()).isEqualTo(destination.getDefaultReplication(copy))
+        .isNotEqualTo((short) 1);
+    assertThat(copied.getBlockSize()).isEqualTo(destination.getDefaultBlockSize(copy))
+        .isNotEqualTo(SOURCE_BLOCK);
   }
 
   @Test
@@ -217,6 +221,29 @@ class SyncAgainstDistCpTest {
     assertThat(result.err().strip()).contains("has changed since its snapshot s1")
         .doesNotContain("\n");
     assertThat(destination.exists(new Path(target, "new.bin"))).isFalse();
+  }
+
+  @Test
+  void whatANonSuperuserCannotKeepIsListedInTheSummary() throws Exception {
+    Path file = new Path("/not-kept/src/one.bin");
+    write(file, 1000, 11, (short) 1);
+    source.setPermission(file, new FsPermission((short) 0644));
+    destination.mkdirs(new Path("/not-kept"));
+    destination.setPermission(new Path("/not-kept"), new FsPermission((short) 0777));
+    org.apache.hadoop.security.UserGroupInformation alice = org.apache.hadoop.security
+        .UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
+
+    JsonNode summary = alice.doAs(
+        (java.security.PrivilegedExceptionAction<JsonNode>) () -> relaycp("/not-kept/src",
+            "/not-kept/copy", "-pug"));
+
+    assertThat(summary.get("verified").asBoolean()).isTrue();
+    assertThat(summary.get("notPreserved")).isNotEmpty();
+    assertThat(summary.get("notPreserved").findValuesAsText("what")).contains("user,group");
+    assertThat(summary.get("notPreserved").findValuesAsText("path"))
+        .contains("/not-kept/copy/one.bin");
+    assertThat(destination.getFileStatus(new Path("/not-kept/copy/one.bin")).getLen())
+        .isEqualTo(1000);
   }
 
   @Test
