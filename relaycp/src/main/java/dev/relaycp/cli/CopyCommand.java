@@ -47,6 +47,7 @@ public final class CopyCommand implements Callable<Integer> {
   @Mixin RelayOptions relayOptions;
   @Mixin PairsOptions pairsOptions;
   @Mixin SpawnOptions spawnOptions;
+  @Mixin SyncOptions syncOptions;
   /** The spawned relays of this copy, once started, for the summary. */
   private SpawnedRelays spawned;
 
@@ -115,6 +116,9 @@ public final class CopyCommand implements Callable<Integer> {
       }
       out.println(json ? CopySummary.jsonMapper().writeValueAsString(summary)
           : CopySummary.line(result));
+      if (!json) {
+        syncOptions.report(result.sync(), out, err);
+      }
       out.flush();
       return ExitCodes.OK;
     }
@@ -136,7 +140,7 @@ public final class CopyCommand implements Callable<Integer> {
     // Local relays read these when they start: a bad value fails here, before any starts.
     RelayCommand.relaySettings("127.0.0.1", 0, TransferSecret.generate(), configuration);
     return CopySettings.from(configuration, uri(source, "SRC"), uri(destination, "DST"),
-        overwrite);
+        overwrite, syncOptions.settings(overwrite));
   }
 
   /** Parses a URI the way Hadoop would, with a message that says how to fix a bad one. */

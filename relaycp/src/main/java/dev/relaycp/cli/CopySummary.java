@@ -3,7 +3,9 @@ package dev.relaycp.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.relaycp.transfer.CopyReport;
+import dev.relaycp.transfer.NotPreserved;
 import dev.relaycp.transfer.RouteResult;
+import dev.relaycp.transfer.SyncOutcome;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +51,20 @@ public final class CopySummary {
       routeRates.add(rate);
     }
     summary.put("routeRates", routeRates);
+    SyncOutcome sync = result.sync();
+    summary.put("skipped", sync.filesSkipped());
+    summary.put("skippedBytes", sync.bytesSkipped());
+    summary.put("deleted", sync.deleted());
+    summary.put("renamed", sync.renamed());
+    List<Map<String, Object>> notPreserved = new ArrayList<>();
+    for (NotPreserved missing : sync.notPreserved()) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("path", missing.path());
+      entry.put("what", missing.what());
+      entry.put("why", missing.why());
+      notPreserved.add(entry);
+    }
+    summary.put("notPreserved", notPreserved);
     return summary;
   }
 

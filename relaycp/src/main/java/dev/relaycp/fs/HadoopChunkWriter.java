@@ -83,7 +83,11 @@ public final class HadoopChunkWriter {
   private static byte[] putPart(
       FileSystem fileSystem, ChunkTarget target, Path path, InputStream bytes, long length)
       throws IOException {
+    // Where the uploader writes parts as files (Hadoop's file system uploader), they get the
+    // target's block size; on HDFS the driver uses its own parts instead (see CopyDriver).
     try (MultipartUploader uploader = fileSystem.createMultipartUploader(path.getParent())
+        .blockSize(target.blockSize())
+        .replication(target.replication())
         .build()) {
       PartHandle handle = uploader.putPart(
               BBUploadHandle.from(ByteBuffer.wrap(target.uploadHandle())),

@@ -27,13 +27,18 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.AclEntry;
+import org.apache.hadoop.fs.permission.AclUtil;
+import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Moves verified, staged files to their final names and gives files and directories the
- * source's permissions, owner and group (where this user may set them) and times. If a step
+ * attributes the copy keeps ({@link PreservedAttribute}: permissions, owner and group, times,
+ * ACLs, extended attributes). One that this user may not set (an owner, unless superuser) is
+ * recorded as {@link NotPreserved} and the commit goes on. If a step
  * fails, what this commit created is removed again, so a failed copy leaves nothing under the
  * destination's final names (files it replaced with {@code --overwrite} stay replaced).
  *
@@ -47,11 +52,22 @@ final class Committer {
   private final FileSystem fileSystem;
   private final FileContext fileContext;
   private final boolean overwrite;
+  private final Set<PreservedAttribute> preserve;
+  /** Where ACLs and extended attributes are read from, when kept. */
+  private final FileSystem source;
   private final AtomicBoolean ownerWarned = new AtomicBoolean();
+  private final List<NotPreserved> notPreserved = Collections.synchronizedList(new ArrayList<>());
 
   Committer(FileSystem fileSystem, boolean overwrite) {
+    this(fileSystem, overwrite, PreservedAttribute.DEFAULT, fileSystem);
+  }
+
+  Committer(FileSystem fileSystem, boolean overwrite, Set<PreservedAttribute> preserve,
+      FileSystem source) {
     this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
     this.overwrite = overwrite;
+    this.preserve = Set.copyOf(requireNonNull(preserve, "preserve is null"));
+    this.source = requireNonNull(source, "source is null");
     try {
       this.fileContext = FileContext.getFileContext(fileSystem.getUri(), fileSystem.getConf());
     } catch (IOException e) {
@@ -99,7 +115,34 @@ final class Committer {
     }
   }
 
-  void commit(SourceTree tree, Path destinationRoot, List<URI> stagedFiles,
+  /** What could not be kept, in no particular order. */
+  List<NotPreserved> notPreserved() {
+    synchronized (notPreserved) {
+      return List.copyOf(notPreserved);
+    }
+  }
+
+  /**
+   * Gives a target the copy left in place ({@code --update} found it equal) the source's
+   * attributes, as DistCp does for the files it skips.
+   */
+  void refreshSkipped(SourceFile file, Path target) {
+    try {
+      if (preserve.contains(PreservedAttribute.REPLICATION)
+          && fileSystem.getFileStatus(target).getReplication() != file.replication()) {
+        fileSystem.setReplication(target, file.replication());
+      }
+      applyAttributes(target, target, file.attributes(), new Path(file.uri()));
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "setting the attributes of " + target);
+    }
+  }
+
+  /**
+   * @param sourceRoot the listed source root, which the tree's relative paths are below (for
+   *     reading the ACLs and extended attributes of directories)
+   */
+  void commit(SourceTree tree, Path sourceRoot, Path destinationRoot, List<URI> stagedFiles,
       ExecutorService pool, int parallelism) throws InterruptedException {
     List<Path> createdDirectories = new ArrayList<>();
     List<Path> placedFiles = Collections.synchronizedList(new ArrayList<>());
@@ -124,8 +167,9 @@ final class Committer {
       // Deepest first: setting a directory's times before its children land would not stick.
       for (int index = tree.directories().size() - 1; index >= 0; index--) {
         SourceDirectory directory = tree.directories().get(index);
-        applyAttributes(finalPath(destinationRoot, directory.relativePath()),
-            directory.attributes());
+        Path target = finalPath(destinationRoot, directory.relativePath());
+        applyAttributes(target, target, directory.attributes(),
+            finalPath(sourceRoot, directory.relativePath()));
       }
     } catch (FileAlreadyExistsException e) {
       undo(placedFiles, createdDirectories);
@@ -144,7 +188,7 @@ final class Committer {
   private void commitFile(SourceFile file, Path staged, Path destinationRoot,
       List<Path> placedFiles) throws IOException {
     Path target = finalPath(destinationRoot, file.relativePath());
-    applyAttributes(staged, file.attributes());
+    applyAttributes(staged, target, file.attributes(), new Path(file.uri()));
     fileContext.rename(staged, target, overwrite ? Options.Rename.OVERWRITE : Options.Rename.NONE);
     placedFiles.add(target);
   }
@@ -189,17 +233,76 @@ final class Committer {
     }
   }
 
-  private void applyAttributes(Path target, FileAttributes attributes) throws IOException {
-    fileSystem.setPermission(target, attributes.permission());
-    try {
-      fileSystem.setOwner(target, attributes.owner(), attributes.group());
-    } catch (AccessControlException e) {
-      if (ownerWarned.compareAndSet(false, true)) {
-        LOG.warn("Owner and group not kept (only an HDFS superuser may set them): {}",
-            HadoopFailures.firstLine(e.getMessage()));
-      }
+  /**
+   * @param target where to set them (a staged file keeps them through its rename)
+   * @param finalTarget the name {@link NotPreserved} reports
+   */
+  private void applyAttributes(Path target, Path finalTarget, FileAttributes attributes,
+      Path sourcePath) throws IOException {
+    boolean acl = preserve.contains(PreservedAttribute.ACL);
+    if (preserve.contains(PreservedAttribute.PERMISSION) || acl) {
+      attempt(finalTarget, "permission",
+          () -> fileSystem.setPermission(target, attributes.permission()));
     }
-    fileSystem.setTimes(target, attributes.modificationTime(), attributes.accessTime());
+    if (acl) {
+      attempt(finalTarget, "acl", () -> {
+        List<AclEntry> entries = source.getAclStatus(sourcePath).getEntries();
+        if (!entries.isEmpty()) {
+          fileSystem.setAcl(target,
+              AclUtil.getAclFromPermAndEntries(attributes.permission(), entries));
+        }
+      });
+    }
+    if (preserve.contains(PreservedAttribute.XATTR)) {
+      attempt(finalTarget, "xattr", () -> {
+        for (Map.Entry<String, byte[]> xattr : source.getXAttrs(sourcePath).entrySet()) {
+          // raw.* belongs to the file system (e.g. encryption); it is not the user's to copy.
+          if (!xattr.getKey().startsWith("raw.")) {
+            fileSystem.setXAttr(target, xattr.getKey(), xattr.getValue());
+          }
+        }
+      });
+    }
+    boolean user = preserve.contains(PreservedAttribute.USER);
+    boolean group = preserve.contains(PreservedAttribute.GROUP);
+    if (user || group) {
+      String what = user && group ? "user,group" : user ? "user" : "group";
+      attempt(finalTarget, what, () -> fileSystem.setOwner(target,
+          user ? attributes.owner() : null, group ? attributes.group() : null));
+    }
+    if (preserve.contains(PreservedAttribute.TIMES)) {
+      attempt(finalTarget, "times", () -> fileSystem.setTimes(target,
+          attributes.modificationTime(), attributes.accessTime()));
+    }
+  }
+
+  /** One file system call that sets an attribute. */
+  private interface AttributeCall {
+    void run() throws IOException;
+  }
+
+  /**
+   * Runs {@code call}; a refusal (this user may not set it, or the file system does not keep
+   * it) is recorded rather than failing the copy, which has already verified the bytes.
+   */
+  private void attempt(Path reported, String what, AttributeCall call) throws IOException {
+    try {
+      call.run();
+    } catch (AccessControlException | UnsupportedOperationException e) {
+      String why = HadoopFailures.firstLine(String.valueOf(e.getMessage()));
+      notPreserved.add(new NotPreserved(reported.toUri().getPath(), what, why));
+      if (ownerWarned.compareAndSet(false, true)) {
+        LOG.warn("Not kept: {} of {} and maybe others (see notPreserved in the summary): {}",
+            what, reported, why);
+      }
+    } catch (RemoteException e) {
+      IOException unwrapped = e.unwrapRemoteException(AccessControlException.class);
+      if (!(unwrapped instanceof AccessControlException)) {
+        throw e;
+      }
+      notPreserved.add(new NotPreserved(reported.toUri().getPath(), what,
+          HadoopFailures.firstLine(String.valueOf(unwrapped.getMessage()))));
+    }
   }
 
   private void undo(List<Path> placedFiles, List<Path> createdDirectories) {

@@ -1,5 +1,6 @@
 package dev.relaycp.transfer;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
@@ -42,6 +43,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.hadoop.fs.BBPartHandle;
 import org.apache.hadoop.fs.BBUploadHandle;
+import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -96,19 +98,36 @@ public final class CopyDriver {
     requireNonNull(secret, "secret is null");
     requireNonNull(progress, "progress is null");
     long started = System.nanoTime();
+    SyncSettings sync = settings.sync();
     FileSystem source = opener.open(settings.source());
     FileSystem destination = opener.open(settings.destination());
     Path sourceRoot = source.makeQualified(new Path(settings.source()));
     refuseCopyIntoItself(sourceRoot, destination.makeQualified(new Path(settings.destination())));
-    SourceTree tree = SourceLister.list(source, sourceRoot);
-    Path destinationRoot = destinationRoot(destination, settings.destination(), tree, sourceRoot);
-    Committer committer = new Committer(destination, settings.overwrite());
+    Optional<SnapshotDiffSync> diff = sync.diff().map(range -> SnapshotDiffSync.prepare(source,
+        sourceRoot, destination, destination.makeQualified(new Path(settings.destination())),
+        range));
+    Path listedRoot = diff.map(SnapshotDiffSync::snapshotRoot).orElse(sourceRoot);
+    SourceTree listed = diff.isPresent()
+        ? SourceLister.listSelected(source, listedRoot, diff.get().changed(), sync::excludes)
+        : SourceLister.list(source, sourceRoot, sync::excludes);
+    Path destinationRoot = destinationRoot(destination, settings.destination(), listed,
+        sourceRoot);
+    Committer committer = new Committer(destination, settings.replacesTargets(),
+        sync.preserve(), source);
+    String transferId = UUID.randomUUID().toString();
+    // The diff's renames and deletions go first, so --update finds renamed files in place.
+    int diffDeleted = diff.map(changes -> changes.apply(destination, destinationRoot,
+        transferId)).orElse(0);
+    UpdateCheck.Result update = sync.update()
+        ? new UpdateCheck(source, destination, sync.keeps(PreservedAttribute.BLOCK_SIZE),
+            settings.verificationThreads()).split(listed, destinationRoot)
+        : UpdateCheck.Result.copyAll(listed);
+    SourceTree tree = update.toCopy();
     committer.checkTargets(tree, destinationRoot);
 
     Optional<FileChecksum> checksumSample =
         new ChecksumVerifier(source, destination).sourceSample(tree);
     List<Chunk> chunks = new Chunker(settings.blocksPerChunk()).chunk(tree.files());
-    String transferId = UUID.randomUUID().toString();
     PhaseClock phases = new PhaseClock(started);
     phases.end("listing");
     try (RouteSource routeSource = relays.apply(tree)) {
@@ -118,16 +137,30 @@ public final class CopyDriver {
             "no relay route is ready; check that the relays run and can reach both clusters");
       }
       phases.end("relays");
-      LOG.info("Transfer {}: {} files, {} bytes, {} chunks, {} routes ({} relays)", transferId,
-          tree.files().size(), tree.totalBytes(), chunks.size(), routes.size(),
-          routeSource.provisioner());
-      return copy(settings, source, destination, tree, destinationRoot, committer, chunks,
-          transferId, routeSource, secret, progress, phases, started, checksumSample);
+      LOG.info("Transfer {}: {} files, {} bytes, {} chunks, {} routes ({} relays); {} files"
+              + " skipped as equal", transferId, tree.files().size(), tree.totalBytes(),
+          chunks.size(), routes.size(), routeSource.provisioner(), update.skipped().size());
+      CopyReport copied = copy(settings, source, destination, tree, listedRoot, destinationRoot,
+          committer, chunks, transferId, routeSource, secret, progress, phases, started,
+          checksumSample);
+      for (SourceFile skipped : update.skipped()) {
+        committer.refreshSkipped(skipped,
+            Committer.finalPath(destinationRoot, skipped.relativePath()));
+      }
+      int deleted = diffDeleted;
+      if (sync.delete() && !listed.singleFile()) {
+        deleted += TargetPruner.removeAbsent(destination, destinationRoot, sourceRoot,
+            listed.relativePaths(), sync::excludes);
+      }
+      return copied.withSync(new SyncOutcome(update.skipped().size(),
+          update.skipped().stream().mapToLong(SourceFile::length).sum(), deleted,
+          diff.map(SnapshotDiffSync::renames).orElse(0), committer.notPreserved()));
     }
   }
 
   private CopyReport copy(CopySettings settings, FileSystem source, FileSystem destination,
-      SourceTree tree, Path destinationRoot, Committer committer, List<Chunk> chunks,
+      SourceTree tree, Path sourceRoot, Path destinationRoot, Committer committer,
+      List<Chunk> chunks,
       String transferId, RouteSource routeSource, TransferSecret secret,
       TransferProgress.Listener progress, PhaseClock phases, long started,
       Optional<FileChecksum> checksumSample) {
@@ -185,7 +218,8 @@ public final class CopyDriver {
       List<FileVerification> verification = run.verify(source, pool, staged);
       phases.end("verifying");
       run.report("committing");
-      committer.commit(tree, destinationRoot, staged, pool, settings.verificationThreads());
+      committer.commit(tree, sourceRoot, destinationRoot, staged, pool,
+          settings.verificationThreads());
       phases.end("committing");
       double seconds = (System.nanoTime() - started) / 1e9;
       run.report("done");
@@ -334,6 +368,8 @@ public final class CopyDriver {
     private final AtomicLong bytesReadLocally = new AtomicLong();
     private boolean joining = true;
     private MultipartUploader uploader;
+    /** Whether parts are files concatenated at completion (see {@link #startUploads}). */
+    private boolean concatParts;
     /** When the copy started (System.nanoTime), for the time each route joined. */
     private final long started;
 
@@ -402,10 +438,25 @@ public final class CopyDriver {
       return tree.totalBytes() == 0 ? 1.0 : (double) bytesReadLocally.get() / tree.totalBytes();
     }
 
-    /** Starts a multipart upload for every file of several chunks. */
+    /**
+     * Starts a multipart upload for every file of several chunks. On a file system with
+     * {@code concat} (HDFS) there is none to start: each part is written as a file of its own
+     * with the file's replication and block size, and the parts are concatenated into the
+     * first, as DistCp's {@code -blocksperchunk} does. (Hadoop's multipart uploader on HDFS
+     * completes into a file created with the destination's default block size, which the
+     * concatenated file would then report.)
+     */
     void startUploads() {
+      try {
+        concatParts = destination.hasPathCapability(staging.root(),
+            CommonPathCapabilities.FS_CONCAT);
+      } catch (IOException e) {
+        throw HadoopFailures.translate(e, "asking " + staging.root() + " about concat");
+      }
       for (Chunk chunk : chunks) {
-        if (chunk.indexInFile() == 0 && !chunk.wholeFile()) {
+        if (chunk.indexInFile() == 0 && !chunk.wholeFile() && concatParts) {
+          parts.put(chunk.fileIndex(), new ConcurrentHashMap<>());
+        } else if (chunk.indexInFile() == 0 && !chunk.wholeFile()) {
           URI target = staging.multipartFile(chunk.fileIndex());
           try {
             destination.mkdirs(new Path(target).getParent());
@@ -443,12 +494,19 @@ public final class CopyDriver {
         queue.fail(failure);
         throw failure;
       }
-      ChunkTarget target = chunk.wholeFile()
-          ? ChunkTarget.file(staging.wholeFile(chunk.fileIndex(), send), file.replication(),
-              file.blockSize())
-          : ChunkTarget.part(staging.multipartFile(chunk.fileIndex()),
-              uploads.get(chunk.fileIndex()), partNumber(chunk, send), file.replication(),
-              file.blockSize());
+      short replication = replication(file);
+      long blockSize = blockSize(file);
+      ChunkTarget target;
+      if (chunk.wholeFile()) {
+        target = ChunkTarget.file(staging.wholeFile(chunk.fileIndex(), send), replication,
+            blockSize);
+      } else if (concatParts) {
+        target = ChunkTarget.file(staging.partFile(chunk.fileIndex(), partNumber(chunk, send)),
+            replication, blockSize);
+      } else {
+        target = ChunkTarget.part(staging.multipartFile(chunk.fileIndex()),
+            uploads.get(chunk.fileIndex()), partNumber(chunk, send), replication, blockSize);
+      }
       RouteCounters counters;
       synchronized (routeCounters) {
         counters = routeCounters.get(route);
@@ -457,6 +515,18 @@ public final class CopyDriver {
       chunkRoutes.put(chunk.id(), counters);
       return new ChunkOrder(chunk.id(), file.uri(), chunk.offset(), chunk.length(),
           route.writer().toString(), target);
+    }
+
+    /** The source's replication, or the destination's default where it is not kept. */
+    private short replication(SourceFile file) {
+      return settings.sync().keeps(PreservedAttribute.REPLICATION) ? file.replication()
+          : (short) Math.max(1, destination.getDefaultReplication(staging.root()));
+    }
+
+    /** The source's block size, or the destination's default where it is not kept. */
+    private long blockSize(SourceFile file) {
+      return settings.sync().keeps(PreservedAttribute.BLOCK_SIZE) ? file.blockSize()
+          : Math.max(1, destination.getDefaultBlockSize(staging.root()));
     }
 
     /** What each route carried, in route order. */
@@ -494,6 +564,9 @@ public final class CopyDriver {
       int send = sends.get(chunk.id()) - 1;
       if (chunk.wholeFile()) {
         wholeFiles.put(chunk.fileIndex(), staging.wholeFile(chunk.fileIndex(), send));
+      } else if (concatParts) {
+        parts.get(chunk.fileIndex()).put(chunk.indexInFile(), staging.partFile(
+            chunk.fileIndex(), partNumber(chunk, send)).toString().getBytes(UTF_8));
       } else {
         parts.get(chunk.fileIndex()).put(chunk.indexInFile(), done.partHandle());
       }
@@ -551,9 +624,21 @@ public final class CopyDriver {
       SourceFile file = tree.files().get(fileIndex);
       if (file.length() == 0) {
         URI empty = staging.emptyFile(fileIndex);
-        destination.createFile(new Path(empty)).replication(file.replication())
-            .blockSize(file.blockSize()).build().close();
+        destination.createFile(new Path(empty)).replication(replication(file))
+            .blockSize(blockSize(file)).build().close();
         return empty;
+      }
+      if (concatParts && parts.containsKey(fileIndex)) {
+        Map<Integer, byte[]> written = parts.get(fileIndex);
+        List<Path> inOrder = new ArrayList<>();
+        for (int index = 0; index < written.size(); index++) {
+          inOrder.add(new Path(URI.create(new String(written.get(index), UTF_8))));
+        }
+        Path first = inOrder.get(0);
+        if (inOrder.size() > 1) {
+          destination.concat(first, inOrder.subList(1, inOrder.size()).toArray(new Path[0]));
+        }
+        return first.toUri();
       }
       byte[] upload = uploads.get(fileIndex);
       if (upload == null) {

@@ -19,6 +19,8 @@ import java.util.Map;
  *     included; empty for relays that were already running
  * @param localReadFraction the bytes a reader relay read on a datanode holding them, as a
  *     fraction of all bytes
+ * @param sync what {@code --update}, {@code --delete} and {@code --diff} skipped and removed,
+ *     and what could not be kept; {@link #files} and {@link #bytes} count only what was sent
  */
 public record CopyReport(
     String source,
@@ -36,9 +38,22 @@ public record CopyReport(
     Map<String, Double> phaseSeconds,
     String provisioner,
     Map<String, Integer> relaysStarted,
-    double localReadFraction) {
+    double localReadFraction,
+    SyncOutcome sync) {
+
+  /** A report of a plain copy: {@link SyncOutcome#NONE}. */
+  public CopyReport(String source, String destination, long bytes, int files, int directories,
+      double seconds, int routes, int routesDropped, int chunks, int chunksResent,
+      List<FileVerification> verification, List<RouteResult> routeResults,
+      Map<String, Double> phaseSeconds, String provisioner, Map<String, Integer> relaysStarted,
+      double localReadFraction) {
+    this(source, destination, bytes, files, directories, seconds, routes, routesDropped, chunks,
+        chunksResent, verification, routeResults, phaseSeconds, provisioner, relaysStarted,
+        localReadFraction, SyncOutcome.NONE);
+  }
 
   public CopyReport {
+    requireNonNull(sync, "sync is null");
     requireNonNull(source, "source is null");
     phaseSeconds = Collections.unmodifiableMap(
         new LinkedHashMap<>(requireNonNull(phaseSeconds, "phaseSeconds is null")));
@@ -52,6 +67,13 @@ public record CopyReport(
       throw new IllegalArgumentException(
           "localReadFraction must be 0..1, got " + localReadFraction);
     }
+  }
+
+  /** This report with {@code outcome} as its {@link #sync}. */
+  public CopyReport withSync(SyncOutcome outcome) {
+    return new CopyReport(source, destination, bytes, files, directories, seconds, routes,
+        routesDropped, chunks, chunksResent, verification, routeResults, phaseSeconds,
+        provisioner, relaysStarted, localReadFraction, outcome);
   }
 
   /** Megabytes (10^6 bytes) per second of wall time. */

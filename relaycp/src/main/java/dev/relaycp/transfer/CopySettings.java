@@ -26,6 +26,8 @@ import org.apache.hadoop.conf.Configuration;
  *     yet (a spawned relay still booting) before the route is dropped
  * @param silenceSeconds how long a relay may send nothing, not even a keep-alive, before its
  *     route is dropped and its chunks are sent on the others
+ * @param sync what the copy skips, deletes and keeps ({@code --update}, {@code --delete},
+ *     {@code --preserve}, {@code --filters}, {@code --diff})
  */
 public record CopySettings(
     URI source,
@@ -37,14 +39,25 @@ public record CopySettings(
     int maxSendsPerChunk,
     int verificationThreads,
     long relayWaitSeconds,
-    long silenceSeconds) {
+    long silenceSeconds,
+    SyncSettings sync) {
 
   /** Part numbers leave room for this many sends of each chunk. */
   public static final int SEND_LIMIT = 16;
 
+  /** A copy with {@link SyncSettings#NONE}. */
+  public CopySettings(URI source, URI destination, boolean overwrite, int blocksPerChunk,
+      int chunksInFlightPerRoute, long bytesInFlightPerRoute, int maxSendsPerChunk,
+      int verificationThreads, long relayWaitSeconds, long silenceSeconds) {
+    this(source, destination, overwrite, blocksPerChunk, chunksInFlightPerRoute,
+        bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads, relayWaitSeconds,
+        silenceSeconds, SyncSettings.NONE);
+  }
+
   public CopySettings {
     requireNonNull(source, "source is null");
     requireNonNull(destination, "destination is null");
+    requireNonNull(sync, "sync is null");
     if (blocksPerChunk < 1) {
       throw new IllegalArgumentException("blocksPerChunk must be 1 or more, got " + blocksPerChunk);
     }
@@ -90,7 +103,19 @@ public record CopySettings(
   public CopySettings withSilenceSeconds(long seconds) {
     return new CopySettings(source, destination, overwrite, blocksPerChunk,
         chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
-        relayWaitSeconds, seconds);
+        relayWaitSeconds, seconds, sync);
+  }
+
+  /** This copy with other {@link #sync} settings. */
+  public CopySettings withSync(SyncSettings settings) {
+    return new CopySettings(source, destination, overwrite, blocksPerChunk,
+        chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
+        relayWaitSeconds, silenceSeconds, settings);
+  }
+
+  /** Whether a file that exists at the destination may be replaced. */
+  public boolean replacesTargets() {
+    return overwrite || sync.update();
   }
 
   /** The default for {@link #bytesInFlightPerRoute}: 64 MiB. */
@@ -109,7 +134,7 @@ public record CopySettings(
    * it.
    */
   public static CopySettings from(Configuration configuration, URI source, URI destination,
-      boolean overwrite) {
+      boolean overwrite, SyncSettings sync) {
     requireNonNull(configuration, "configuration is null");
     try {
       return new CopySettings(source, destination, overwrite,
@@ -119,7 +144,7 @@ public record CopySettings(
           configuration.getInt(MAX_SENDS, 8),
           configuration.getInt(VERIFICATION_THREADS, 16),
           configuration.getLong(RELAY_WAIT_SECONDS, DEFAULT_RELAY_WAIT_SECONDS),
-          RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration));
+          RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration), sync);
     } catch (IllegalArgumentException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "bad copy setting: " + e.getMessage() + "; fix it in relaycp-site.xml or -D");

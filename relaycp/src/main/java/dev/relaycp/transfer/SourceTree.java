@@ -3,8 +3,10 @@ package dev.relaycp.transfer;
 import static java.util.Objects.requireNonNull;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The listed source: its directories (parents before children, the root's own relative path
@@ -16,6 +18,14 @@ public record SourceTree(
   public SourceTree {
     directories = List.copyOf(requireNonNull(directories, "directories is null"));
     files = List.copyOf(requireNonNull(files, "files is null"));
+  }
+
+  /** The relative path of every directory and file listed. */
+  public Set<String> relativePaths() {
+    Set<String> paths = new HashSet<>();
+    directories.forEach(directory -> paths.add(directory.relativePath()));
+    files.forEach(file -> paths.add(file.relativePath()));
+    return paths;
   }
 
   public long totalBytes() {

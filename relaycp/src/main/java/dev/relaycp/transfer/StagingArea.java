@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
  *     f&lt;file&gt;.&lt;send&gt;     a file sent as one chunk; each send gets its own name
  *     p&lt;file&gt;/data      a file of several chunks, completed from a multipart upload
  *     p&lt;file&gt;data_multipart_*   that upload's parts until it completes
+ *     p&lt;file&gt;/part-&lt;n&gt;   on a file system with concat (HDFS): each part a file, written
+ *                      with the source's replication and block size, concatenated into the
+ *                      first at completion
  *
  * The upload's parts sit beside its target (Hadoop's FileSystemMultipartUploader names the
  * collector after the target's parent and name), which is why the target is one level down:
@@ -97,6 +100,10 @@ public final class StagingArea {
 
   URI multipartFile(int fileIndex) {
     return new Path(new Path(root, "p" + fileIndex), "data").toUri();
+  }
+
+  URI partFile(int fileIndex, int partNumber) {
+    return new Path(new Path(root, "p" + fileIndex), "part-" + partNumber).toUri();
   }
 
   URI emptyFile(int fileIndex) {
