@@ -185,6 +185,7 @@ public final class CopyCommand implements Callable<Integer> {
       }
       Map<String, Object> summary = summary(result);
       auto.ifPresent(choice -> summary.put("plan", planSummary(choice)));
+      parent.record().copied(summary);
       if (report != null) {
         Files.writeString(report, jsonMapper().writeValueAsString(summary));
       }

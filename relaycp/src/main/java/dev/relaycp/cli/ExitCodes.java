@@ -1,5 +1,7 @@
 package dev.relaycp.cli;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import picocli.CommandLine;
@@ -27,6 +29,26 @@ public final class ExitCodes implements IExecutionExceptionHandler, IExitCodeExc
   public static final int EXTERNAL = 4;
   public static final int VERIFICATION_FAILED = 5;
 
+  private final RunRecord record;
+
+  public ExitCodes() {
+    this(new RunRecord());
+  }
+
+  /** Exit codes that also leave each failure's one-line message in {@code record}. */
+  public ExitCodes(RunRecord record) {
+    this.record = requireNonNull(record, "record is null");
+  }
+
+  /**
+   * Whether a scheduler should run a command that exited with {@code exitCode} again: only
+   * for an external error (a cluster or relay unreachable or failing). Bad input, a usage
+   * error, a failed verification or a bug fail the same way again.
+   */
+  public static boolean retryable(int exitCode) {
+    return exitCode == EXTERNAL;
+  }
+
   public static int of(ErrorCode code) {
     if (code == ErrorCode.VERIFICATION_FAILED) {
       return VERIFICATION_FAILED;
@@ -41,7 +63,9 @@ public final class ExitCodes implements IExecutionExceptionHandler, IExitCodeExc
   @Override
   public int handleExecutionException(Exception failure, CommandLine commandLine,
       ParseResult parseResult) {
-    commandLine.getErr().println("relaycp: " + message(failure));
+    String message = message(failure);
+    record.failed(message);
+    commandLine.getErr().println("relaycp: " + message);
     commandLine.getErr().flush();
     return getExitCode(failure);
   }

@@ -29,13 +29,25 @@ import picocli.CommandLine.HelpCommand;
     })
 public final class RelayCpCommand {
   private final Configuration configuration;
+  private final RunRecord record;
 
   public RelayCpCommand(Configuration configuration) {
+    this(configuration, new RunRecord());
+  }
+
+  /** A command whose subcommands leave their outcome in {@code record}. */
+  public RelayCpCommand(Configuration configuration, RunRecord record) {
     this.configuration = requireNonNull(configuration, "configuration is null");
+    this.record = requireNonNull(record, "record is null");
   }
 
   /** The configuration ToolRunner built from the generic options; subcommands copy it. */
   public Configuration configuration() {
     return configuration;
+  }
+
+  /** Where subcommands and the exit-code handler leave the outcome of this run. */
+  public RunRecord record() {
+    return record;
   }
 }

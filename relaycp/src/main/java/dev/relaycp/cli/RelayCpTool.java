@@ -14,6 +14,7 @@ import picocli.CommandLine;
  */
 public final class RelayCpTool extends Configured implements Tool {
   private final Consumer<CommandLine> extraCommands;
+  private final RunRecord record = new RunRecord();
 
   public RelayCpTool() {
     this(commandLine -> { });
@@ -26,8 +27,13 @@ public final class RelayCpTool extends Configured implements Tool {
 
   @Override
   public int run(String[] args) {
-    return commandLine(new RelayCpCommand(getConf()), new PrintWriter(System.out, true),
+    return commandLine(new RelayCpCommand(getConf(), record), new PrintWriter(System.out, true),
         new PrintWriter(System.err, true), extraCommands).execute(args);
+  }
+
+  /** The outcome of the last {@link #run}: a copy's summary, a failure's message. */
+  public RunRecord record() {
+    return record;
   }
 
   /** The command line with relaycp's exit-code mapping and the given output streams. */
@@ -46,8 +52,14 @@ public final class RelayCpTool extends Configured implements Tool {
     extraCommands.accept(commandLine);
     commandLine.setOut(out);
     commandLine.setErr(err);
-    commandLine.setExecutionExceptionHandler(new ExitCodes());
-    commandLine.setExitCodeExceptionMapper(new ExitCodes());
+    ExitCodes exitCodes = new ExitCodes(command.record());
+    commandLine.setExecutionExceptionHandler(exitCodes);
+    commandLine.setExitCodeExceptionMapper(exitCodes);
+    CommandLine.IParameterExceptionHandler usage = commandLine.getParameterExceptionHandler();
+    commandLine.setParameterExceptionHandler((failure, args) -> {
+      command.record().failed("usage error: " + failure.getMessage());
+      return usage.handleParseException(failure, args);
+    });
     return commandLine;
   }
 }
