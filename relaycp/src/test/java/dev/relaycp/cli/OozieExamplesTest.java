@@ -117,7 +117,13 @@ class OozieExamplesTest {
     defined.addAll(List.of("source", "destination"));
     Pattern variable = Pattern.compile("\\$\\{([A-Za-z][A-Za-z0-9_.]*)}");
     Set<String> undefined = new TreeSet<>();
-    for (Path file : Files.list(examples()).filter(Files::isRegularFile).toList()) {
+    List<Path> files;
+    try (Stream<Path> listed = Files.list(examples())) {
+      files = listed.filter(file -> file.toString().endsWith(".xml")
+          || file.toString().endsWith(".properties")).toList();
+    }
+    assertThat(files).hasSize(4);
+    for (Path file : files) {
       Matcher uses = variable.matcher(Files.readString(file));
       while (uses.find()) {
         if (!defined.contains(uses.group(1))) {
