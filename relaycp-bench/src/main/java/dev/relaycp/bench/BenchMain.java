@@ -7,8 +7,8 @@ import org.apache.hadoop.util.ToolRunner;
 import picocli.CommandLine;
 
 /**
- * Entry point for {@code bin/relaycp}: every relaycp command, plus {@code demo} and
- * {@code bench}, which need the embedded clusters and DistCp that the product jar leaves out.
+ * Entry point for {@code bin/relaycp}: every relaycp command, plus {@code demo},
+ * {@code demo-clusters} and {@code bench}, which need the embedded clusters and DistCp that the product jar leaves out.
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -27,9 +27,10 @@ public final class BenchMain {
     System.exit(ToolRunner.run(configuration, new RelayCpTool(BenchMain::addCommands), args));
   }
 
-  /** Adds {@code demo} and {@code bench} to relaycp's command line. */
+  /** Adds {@code demo}, {@code demo-clusters} and {@code bench} to relaycp's command line. */
   static void addCommands(CommandLine commandLine) {
     commandLine.addSubcommand(new DemoCommand());
+    commandLine.addSubcommand(new DemoClustersCommand());
     commandLine.addSubcommand(new BenchCommand());
   }
 }
