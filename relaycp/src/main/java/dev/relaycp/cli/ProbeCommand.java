@@ -6,6 +6,7 @@ import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.plan.DataRate;
 import dev.relaycp.plan.DataSize;
 import dev.relaycp.plan.MachineType;
+import dev.relaycp.plan.ObservedRates;
 import dev.relaycp.plan.RelayCatalog;
 import dev.relaycp.provision.StaticRelays;
 import dev.relaycp.relay.RelayAddress;

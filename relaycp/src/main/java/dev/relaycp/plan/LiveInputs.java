@@ -1,15 +1,10 @@
-package dev.relaycp.cli;
+package dev.relaycp.plan;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
-import dev.relaycp.plan.DataRate;
-import dev.relaycp.plan.DataSize;
-import dev.relaycp.plan.Site;
-import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.plan.ThroughputHistory.Direction;
-import dev.relaycp.plan.Workload;
 import dev.relaycp.transfer.ClusterSurvey;
 import dev.relaycp.transfer.SourceFile;
 import java.util.ArrayList;
@@ -29,18 +24,18 @@ import java.util.Optional;
  * @param blockSize the largest block size among the source's files
  * @param notes one line per figure, saying which are measured and which are not
  */
-record LiveInputs(
+public record LiveInputs(
     Workload workload, Site source, Site destination, DataSize blockSize, List<String> notes) {
 
   /** A rate flag's value, and whether the user gave it (else it is the default). */
-  record RateFlag(String name, DataRate value, boolean given) {
-    RateFlag {
+  public record RateFlag(String name, DataRate value, boolean given) {
+    public RateFlag {
       requireNonNull(name, "name is null");
       requireNonNull(value, "value is null");
     }
   }
 
-  LiveInputs {
+  public LiveInputs {
     requireNonNull(workload, "workload is null");
     requireNonNull(source, "source is null");
     requireNonNull(destination, "destination is null");
@@ -48,7 +43,7 @@ record LiveInputs(
     notes = List.copyOf(requireNonNull(notes, "notes is null"));
   }
 
-  static LiveInputs of(ClusterSurvey survey, ThroughputHistory history, RateFlag external,
+  public static LiveInputs of(ClusterSurvey survey, ThroughputHistory history, RateFlag external,
       RateFlag internal) {
     requireNonNull(survey, "survey is null");
     requireNonNull(history, "history is null");
@@ -100,7 +95,7 @@ record LiveInputs(
   }
 
   /** The mean of the measured rates of {@code hosts}; a host listed by name and address once. */
-  static Optional<DataRate> measured(List<String> hosts, Direction direction,
+  public static Optional<DataRate> measured(List<String> hosts, Direction direction,
       ThroughputHistory history) {
     List<String> keys = hosts.stream()
         .map(host -> ThroughputHistory.nodeKey(host, direction))

@@ -1,10 +1,7 @@
-package dev.relaycp.cli;
+package dev.relaycp.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.relaycp.plan.DataRate;
-import dev.relaycp.plan.MachineType;
-import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.plan.ThroughputHistory.Direction;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.transfer.RelayProbe.PairResult;

@@ -1,13 +1,9 @@
-package dev.relaycp.cli;
+package dev.relaycp.plan;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.RelayCpException;
-import dev.relaycp.plan.DataRate;
-import dev.relaycp.plan.MachineType;
-import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.plan.ThroughputHistory.Direction;
-import dev.relaycp.plan.ThroughputHistoryFile;
 import dev.relaycp.transfer.RelayProbe.PairResult;
 import dev.relaycp.transfer.RouteResult;
 import java.io.PrintWriter;
@@ -29,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Every relay host's WAN rate is keyed {@link ThroughputHistory#nodeKey} with {@link
  * Direction#EXTERNAL}, whether it read or wrote: a route's rate is what both its ends sustained.
  */
-final class ObservedRates {
+public final class ObservedRates {
   private static final Logger LOG = LoggerFactory.getLogger(ObservedRates.class);
 
   private ObservedRates() {}
@@ -39,7 +35,7 @@ final class ObservedRates {
    * time among them (its routes ran at the same time, so together they are the host's rate).
    * Routes that carried nothing give no sample.
    */
-  static Map<String, DataRate> ofCopy(List<RouteResult> routes) {
+  public static Map<String, DataRate> ofCopy(List<RouteResult> routes) {
     requireNonNull(routes, "routes is null");
     Map<String, long[]> bytesByHost = new TreeMap<>();
     Map<String, Double> busyByHost = new TreeMap<>();
@@ -63,7 +59,7 @@ final class ObservedRates {
    * One sample per relay host of a probe, the mean of its measured pairs (each pair ran alone),
    * and, when the relays run on a catalog machine type, one for that type: the mean of all.
    */
-  static Map<String, DataRate> ofProbe(List<PairResult> pairs, Optional<MachineType> machine) {
+  public static Map<String, DataRate> ofProbe(List<PairResult> pairs, Optional<MachineType> machine) {
     requireNonNull(pairs, "pairs is null");
     requireNonNull(machine, "machine is null");
     Map<String, List<Double>> rates = new LinkedHashMap<>();
@@ -91,7 +87,7 @@ final class ObservedRates {
    *
    * @return whether the samples were recorded
    */
-  static boolean record(Path file, Map<String, DataRate> samples, PrintWriter err) {
+  public static boolean record(Path file, Map<String, DataRate> samples, PrintWriter err) {
     if (samples.isEmpty()) {
       return false;
     }

@@ -1,21 +1,8 @@
-package dev.relaycp.cli;
+package dev.relaycp.plan;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.fs.FileSystemOpener;
-import dev.relaycp.plan.Constraints;
-import dev.relaycp.plan.CopyOverheads;
-import dev.relaycp.plan.DataRate;
-import dev.relaycp.plan.DataSize;
-import dev.relaycp.plan.DistcpSettings;
-import dev.relaycp.plan.MachineType;
-import dev.relaycp.plan.Plan;
-import dev.relaycp.plan.PlanInput;
-import dev.relaycp.plan.Planner;
-import dev.relaycp.plan.Pricing;
-import dev.relaycp.plan.RelaycpSettings;
-import dev.relaycp.plan.ThesisSettings;
-import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.plan.ThroughputHistory.Direction;
 import dev.relaycp.transfer.ClusterSurvey;
 import java.net.URI;
@@ -40,22 +27,22 @@ import java.util.OptionalInt;
  * @param plan the plan the choice came from
  * @param notes where each figure came from
  */
-record AutoPairs(int pairs, Plan plan, List<String> notes) {
+public record AutoPairs(int pairs, Plan plan, List<String> notes) {
   static final double LOCAL_BOOT_SECONDS = 2;
   static final String LOOPBACK = "127.0.0.1";
   static final DataRate DEFAULT_EXTERNAL = DataRate.ofMebibytesPerSecond(15);
   static final DataRate DEFAULT_INTERNAL = DataRate.ofMebibytesPerSecond(90);
 
-  AutoPairs {
+  public AutoPairs {
     requireNonNull(plan, "plan is null");
     notes = List.copyOf(requireNonNull(notes, "notes is null"));
   }
 
   /** What the choice depends on besides the clusters; each given once, by the copy command. */
-  record Request(URI source, URI destination, OptionalInt sourceDatanodes,
+  public record Request(URI source, URI destination, OptionalInt sourceDatanodes,
       OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
       int maximumPairs, int blocksPerChunk, int streamsPerRelay) {
-    Request {
+    public Request {
       requireNonNull(source, "source is null");
       requireNonNull(destination, "destination is null");
       requireNonNull(sourceDatanodes, "sourceDatanodes is null");
@@ -65,7 +52,7 @@ record AutoPairs(int pairs, Plan plan, List<String> notes) {
     }
   }
 
-  static AutoPairs choose(FileSystemOpener opener, Request request) {
+  public static AutoPairs choose(FileSystemOpener opener, Request request) {
     requireNonNull(opener, "opener is null");
     requireNonNull(request, "request is null");
     ClusterSurvey survey = ClusterSurvey.of(opener, request.source(), request.destination(),
