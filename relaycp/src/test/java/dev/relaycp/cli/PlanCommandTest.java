@@ -236,4 +236,31 @@ class PlanCommandTest {
     assertThat(onlySource.exitCode()).isEqualTo(3);
     assertThat(onlySource.output()).contains("give SRC and DST to plan a copy between live clusters");
   }
+  /** The JSON a user's scripts read: every field's name, in order, at every level. */
+  @Test
+  void jsonFieldNamesAreStable() throws Exception {
+    JsonNode plan = json(run("--what-if", "--size", "8GiB", "--pairs", "0-1", "--json"));
+
+    assertThat(fieldNames(plan)).containsExactly("model", "bytes", "files", "machine",
+        "distcpSeconds", "sequentialSeconds", "rows", "chosen", "pretest", "notes");
+    assertThat(fieldNames(plan.get("machine"))).containsExactly("provider", "vmType",
+        "dollarsPerHour", "externalMebibytesPerSecond", "internalMebibytesPerSecond",
+        "bootSeconds", "source");
+    assertThat(fieldNames(plan.get("rows").get(1))).containsExactly("pairs", "vmType",
+        "relaysStarted", "seconds", "dollars", "speedupVsDistcp", "speedupVsSequential");
+    assertThat(fieldNames(plan.get("chosen"))).containsExactly("pairs", "vmType",
+        "relaysStarted", "seconds", "dollars", "speedupVsDistcp", "speedupVsSequential",
+        "reason");
+    assertThat(fieldNames(plan.get("pretest"))).containsExactly("pays", "pairs",
+        "pretestSeconds", "secondsWithout", "dollarsWithout", "secondsWith", "dollarsWith",
+        "reason");
+    assertThat(plan.get("rows").get(1).get("seconds").isDouble()).isTrue();
+    assertThat(plan.get("notes").isArray()).isTrue();
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
 }
