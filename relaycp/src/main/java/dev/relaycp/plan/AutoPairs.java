@@ -30,8 +30,6 @@ import java.util.OptionalInt;
 public record AutoPairs(int pairs, Plan plan, List<String> notes) {
   static final double LOCAL_BOOT_SECONDS = 2;
   static final String LOOPBACK = "127.0.0.1";
-  static final DataRate DEFAULT_EXTERNAL = DataRate.ofMebibytesPerSecond(15);
-  static final DataRate DEFAULT_INTERNAL = DataRate.ofMebibytesPerSecond(90);
 
   public AutoPairs {
     requireNonNull(plan, "plan is null");
@@ -58,8 +56,8 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
     ClusterSurvey survey = ClusterSurvey.of(opener, request.source(), request.destination(),
         request.sourceDatanodes(), request.destinationDatanodes());
     LiveInputs live = LiveInputs.of(survey, request.history(),
-        new LiveInputs.RateFlag("relaycp plan --external", DEFAULT_EXTERNAL, false),
-        new LiveInputs.RateFlag("relaycp plan --internal", DEFAULT_INTERNAL, false));
+        new LiveInputs.RateFlag("relaycp plan --external", Site.DEFAULT_NODE_EXTERNAL, false),
+        new LiveInputs.RateFlag("relaycp plan --internal", Site.DEFAULT_NODE_INTERNAL, false));
     List<String> notes = new ArrayList<>(live.notes());
     Optional<DataRate> measuredHere =
         LiveInputs.measured(List.of(LOOPBACK), Direction.EXTERNAL, request.history());
@@ -76,7 +74,7 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
         Math.multiplyExact(live.blockSize().bytes(), (long) request.blocksPerChunk()));
     DistcpSettings distcp = DistcpSettings.DEFAULT;
     PlanInput input = new PlanInput(live.workload(), live.source(), live.destination(), local,
-        new Pricing(0.02, 0),
+        Pricing.DEFAULT,
         new RelaycpSettings(chunk, request.streamsPerRelay(), CopyOverheads.DEFAULT),
         new DistcpSettings(distcp.maxMaps(), distcp.slotsPerNode(), distcp.jobStartSeconds(),
             distcp.taskStartSeconds(), distcp.perFileSeconds(), distcp.blocksPerChunk(),
