@@ -60,13 +60,13 @@ import picocli.CommandLine.Spec;
         "the source by COMPOSITE_CRC checksum, and only then renamed into place."
     })
 public final class CopyCommand implements Callable<Integer> {
-  static final String BLOCKS_PER_CHUNK = "relaycp.copy.blocks-per-chunk";
-  static final String CHUNKS_IN_FLIGHT = "relaycp.copy.chunks-in-flight-per-route";
-  static final String BYTES_IN_FLIGHT = "relaycp.copy.bytes-in-flight-per-route";
-  static final String MAX_SENDS = "relaycp.copy.max-sends-per-chunk";
-  static final String VERIFICATION_THREADS = "relaycp.copy.verification-threads";
-  static final String RELAY_WAIT_SECONDS = "relaycp.copy.relay-wait-seconds";
-  static final String MAX_AUTO_PAIRS = "relaycp.copy.max-auto-pairs";
+  static final String BLOCKS_PER_CHUNK = RelayKeys.COPY_BLOCKS_PER_CHUNK.key();
+  static final String CHUNKS_IN_FLIGHT = RelayKeys.COPY_CHUNKS_IN_FLIGHT_PER_ROUTE.key();
+  static final String BYTES_IN_FLIGHT = RelayKeys.COPY_BYTES_IN_FLIGHT_PER_ROUTE.key();
+  static final String MAX_SENDS = RelayKeys.COPY_MAX_SENDS_PER_CHUNK.key();
+  static final String VERIFICATION_THREADS = RelayKeys.COPY_VERIFICATION_THREADS.key();
+  static final String RELAY_WAIT_SECONDS = RelayKeys.COPY_RELAY_WAIT_SECONDS.key();
+  static final String MAX_AUTO_PAIRS = RelayKeys.COPY_MAX_AUTO_PAIRS.key();
   private static final String YARN = "yarn";
   private static final List<String> SITE_FILES =
       List.of("core-site.xml", "hdfs-site.xml", "yarn-site.xml", "mapred-site.xml");

@@ -83,7 +83,7 @@ public final class RelayCommand implements Callable<Integer> {
 
   @Option(names = "--driver-heartbeat", paramLabel = "FILE_URI", hidden = true,
       description = {"Stop once this file is gone or its modification time has not changed for",
-          YarnRelaySettings.DRIVER_TIMEOUT + " seconds (default 60): how relays a driver",
+          "relaycp.relay.driver-timeout-seconds: how relays a driver",
           "started follow it."})
   String driverHeartbeat;
 

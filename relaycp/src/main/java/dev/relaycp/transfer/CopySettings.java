@@ -2,6 +2,7 @@ package dev.relaycp.transfer;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import java.net.URI;
 
 /**
@@ -71,16 +72,19 @@ public record CopySettings(
   }
 
   /** The default for {@link #chunksInFlightPerRoute}: many small files need many at once. */
-  public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE = 32;
+  public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE =
+      (int) RelayKeys.COPY_CHUNKS_IN_FLIGHT_PER_ROUTE.defaultValue();
 
   /**
    * The default for {@link #relayWaitSeconds}: relays named by hand should be running, so a
    * refused port fails its route soon rather than after minutes.
    */
-  public static final long DEFAULT_RELAY_WAIT_SECONDS = 10;
+  public static final long DEFAULT_RELAY_WAIT_SECONDS =
+      RelayKeys.COPY_RELAY_WAIT_SECONDS.defaultValue();
 
   /** The default for {@link #silenceSeconds}. */
-  public static final long DEFAULT_SILENCE_SECONDS = 30;
+  public static final long DEFAULT_SILENCE_SECONDS =
+      RelayKeys.SILENCE_TIMEOUT_SECONDS.defaultValue();
 
   /** This copy with another {@link #silenceSeconds}. */
   public CopySettings withSilenceSeconds(long seconds) {
@@ -90,11 +94,14 @@ public record CopySettings(
   }
 
   /** The default for {@link #bytesInFlightPerRoute}: 64 MiB. */
-  public static final long DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = 64L << 20;
+  public static final long DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE =
+      RelayKeys.COPY_BYTES_IN_FLIGHT_PER_ROUTE.defaultBytes();
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {
-    return new CopySettings(source, destination, overwrite, 1, DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
-        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 16, DEFAULT_RELAY_WAIT_SECONDS,
+    return new CopySettings(source, destination, overwrite,
+        (int) RelayKeys.COPY_BLOCKS_PER_CHUNK.defaultValue(), DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
+        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, (int) RelayKeys.COPY_MAX_SENDS_PER_CHUNK.defaultValue(),
+        (int) RelayKeys.COPY_VERIFICATION_THREADS.defaultValue(), DEFAULT_RELAY_WAIT_SECONDS,
         DEFAULT_SILENCE_SECONDS);
   }
 }

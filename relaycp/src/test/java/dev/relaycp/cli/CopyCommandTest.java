@@ -107,13 +107,13 @@ class CopyCommandTest {
 
   @Test
   void aBadRelaySettingIsAUserErrorNamingItsKeyBeforeAnyRelayStarts() {
-    Result result = run("copy", "-D", "relaycp.relay.bytes-per-second-limit=1MB",
+    Result result = run("copy", "-D", "relaycp.relay.bytes-per-second-limit=1MB/s",
         "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--local-relays", "1");
 
     assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
     assertThat(result.err().strip())
         .startsWith("relaycp: relaycp.relay.bytes-per-second-limit must be a size in bytes")
-        .contains("got '1MB'").doesNotContain("\n");
+        .contains("got '1MB/s'").doesNotContain("\n");
   }
 
   @Test
