@@ -17,6 +17,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -171,7 +172,7 @@ class PlanCommandTest {
     double slowerVerification =
         seconds(run(concat(smallFiles, "--relaycp-verify-seconds", "0.011")));
     // 5000 files, 10 ms more each: 50 s more, after the data.
-    assertThat(slowerVerification - relaycp).isCloseTo(50, org.assertj.core.api.Assertions.within(1e-6));
+    assertThat(slowerVerification - relaycp).isCloseTo(50, within(1e-6));
     String[] distcp = concat(smallFiles, "--model", "distcp", "--distcp-maps", "6",
         "--distcp-slots-per-node", "2", "--distcp-file-seconds", "0.3");
     assertThat(seconds(run(concat(distcp, "--distcp-concurrent-files", "3"))))
@@ -199,7 +200,7 @@ class PlanCommandTest {
   }
 
   private static String[] concat(String[] first, String... more) {
-    String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+    String[] all = Arrays.copyOf(first, first.length + more.length);
     System.arraycopy(more, 0, all, first.length, more.length);
     return all;
   }
