@@ -4,7 +4,8 @@ the sampler's .csv beside each, and the start-up probes in startup/.
 
     python3 bench/lab.d/report.py RUN_DIR
 
-Installs matplotlib with pip when it is missing. The work is in labreport/: parse (reading the folder and
+Run it with the lab's virtualenv (bench/lab.d/venv.sh), which has the pinned matplotlib of
+bench/lab.d/requirements.txt. The work is in labreport/: parse (reading the folder and
 analysing each copy), calibrate (the planner's models fitted to the start-up probes, and its
 predictions) and output (checks, results.json, results.md, charts). Exits 1 when a check
 failed."""

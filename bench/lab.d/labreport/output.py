@@ -1,19 +1,14 @@
 """The report of a lab run: the checks and the issue's targets, results.json, results.md and
-the charts."""
+the charts. matplotlib comes from the lab's virtualenv (bench/lab.d/requirements.txt)."""
 import json
 import os
-import subprocess
-import sys
 
 from .calibrate import distcp_overheads
 from .parse import probe_rate, startup_seconds, warm_up_text
 
 
 def load_matplotlib():
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "matplotlib"], check=True)
+    """matplotlib with the Agg backend; the lab installs it (bench/lab.d/requirements.txt)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
