@@ -140,6 +140,24 @@ class PlanCommandTest {
   }
 
   @Test
+  void noHistoryPlansFromTheCatalogAlone() throws Exception {
+    RelayCatalog catalog = RelayCatalog.load(Path.of("..", "conf", RelayCatalog.FILE_NAME));
+    MachineType micro = catalog.find("aws/t2.micro");
+    ThroughputHistoryFile.record(
+        temporary.resolve("history.json"),
+        ThroughputHistory.machineKey(micro, ThroughputHistory.Direction.EXTERNAL),
+        DataRate.ofMebibytesPerSecond(20),
+        Instant.parse("2024-01-01T00:00:00Z"));
+
+    JsonNode plan = json(run("--what-if", "--size", "8GiB", "--vm-type", "aws/t2.micro",
+        "--no-history", "--json"));
+
+    assertThat(plan.get("machine").get("externalMebibytesPerSecond").asDouble())
+        .isEqualTo(Math.round(micro.external().mebibytesPerSecond() * 1000) / 1000.0);
+    assertThat(plan.get("notes").get(0).asText()).startsWith("figures of aws/t2.micro from the catalog");
+  }
+
+  @Test
   void histogramOfFewHugeAndManySmallFiles() throws Exception {
     Run run =
         run("--what-if", "--model", "distcp", "--file-sizes", "2x4GiB,1000x1MiB", "--pairs", "0-2", "--json");
