@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Copies the summary of a WAN lab run into bench/results/: what a person reads and what later
-runs compare against, never the raw logs (the tools' .out/.err, the sampled .csv, iperf3's
-JSON, the start-up probes' runs). results.json keeps every figure but the per-file
-verification lists, which only repeat that each file's checksum matched (their count and
-the verdict stay).
+runs compare against (results.md, results.json, the charts, NOTES.md), never the raw logs.
+results.json keeps every figure but the per-file verification lists, which only repeat that
+each file's checksum matched (their count and the verdict stay). Everything else the run
+wrote (lab.json, probe.txt/json, cleanup.txt, the tools' .out/.err, the sampled .csv,
+iperf3's JSON, the start-up probes' runs) is packed into target/lab-raw/<name>.tar.gz, which
+report.py can be run on again once unpacked and git never sees.
 
     bench/lab.d/keep.py RUN_DIR bench/results/lab-<date>[-name]
 """
 import json
 import shutil
 import sys
+import tarfile
 from pathlib import Path
 
 # lab.json and probe.json are inside results.json ("lab", "probe"); probe.txt is in results.md.
 SUMMARY = ("results.md", "results-as-run.md", "NOTES.md", "cleanup.txt")
+RAW = Path(__file__).resolve().parent.parent.parent / "target" / "lab-raw"
 
 
 def strip(results):
@@ -42,8 +46,18 @@ def keep(run_dir, destination):
     return kept
 
 
+def pack(run_dir, name):
+    """The whole run folder as target/lab-raw/<name>.tar.gz; returns the tarball's path."""
+    RAW.mkdir(parents=True, exist_ok=True)
+    tarball = RAW / f"{name}.tar.gz"
+    with tarfile.open(tarball, "w:gz") as archive:
+        archive.add(run_dir, arcname=name)
+    return tarball
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 3:
         sys.exit(__doc__.strip())
     names = keep(Path(sys.argv[1]), Path(sys.argv[2]))
     print(f"kept {len(names)} files in {sys.argv[2]}: {', '.join(names)}")
+    print(f"raw logs packed in {pack(Path(sys.argv[1]), Path(sys.argv[2]).name)}")

@@ -444,6 +444,9 @@ lab_run() {
     esac
     shift
   done
+  # The report's pinned packages, in their virtualenv: made now, not after the copies.
+  local report_python
+  report_python=$("$LAB_HOME/venv.sh")
   if ((quick)); then
     datasets=${datasets:-Q}; ks=${ks:-0,1}; LAB_PROBE_SECONDS=${LAB_PROBE_SECONDS:-4}
     # The smoke set: one datanode per site unless told otherwise (or a lab is up).
@@ -528,7 +531,7 @@ json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_si
 PY
   log "writing the report"
   local rc=0
-  python3 "$LAB_HOME/report.py" "$out" | tee "$out/report.log" || rc=$?
+  "$report_python" "$LAB_HOME/report.py" "$out" | tee "$out/report.log" || rc=$?
   ((rc == 0)) || log "some checks failed, or the report could not be written (see $out/report.log)"
   if (((started && !keep) || down)); then
     cleanup_snapshot "before bench/lab down" > "$out/cleanup.txt"

@@ -2,6 +2,7 @@ package dev.relaycp.bench;
 
 import dev.relaycp.cli.ExitCodes;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,7 +39,7 @@ public final class BenchCommand {
       PrintWriter out = spec.commandLine().getOut();
       for (int run = 1; run <= runs; run++) {
         RelayHopBenchmark.Result result = RelayHopBenchmark.run(bytes, frameBytes);
-        out.printf("run %d: %d bytes in %.2f s = %.1f MB/s (frames of %d bytes, CRC32C)%n",
+        out.printf(Locale.ROOT, "run %d: %d bytes in %.2f s = %.1f MB/s (frames of %d bytes, CRC32C)%n",
             run, result.bytes(), result.seconds(), result.megabytesPerSecond(), frameBytes);
         out.flush();
       }

@@ -1,6 +1,7 @@
 package dev.relaycp.bench;
 
 import dev.relaycp.cli.RelayCpTool;
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.provision.YarnRelaySettings;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
@@ -17,7 +18,7 @@ public final class BenchMain {
   static final String PRODUCT_JAR_PROPERTY = "relaycp.product.jar";
 
   public static void main(String[] args) throws Exception {
-    Configuration.addDefaultResource("relaycp-site.xml");
+    RelayKeys.addDefaultResources();
     Configuration configuration = new Configuration();
     // This launcher runs relaycp's plain classes; YARN relays need the product jar instead.
     String productJar = System.getProperty(PRODUCT_JAR_PROPERTY);

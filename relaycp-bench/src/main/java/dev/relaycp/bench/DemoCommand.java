@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
@@ -89,7 +90,7 @@ public final class DemoCommand implements Callable<Integer> {
       List<String> files = DemoDataset.write(source, new Path("/demo"), blockSize, smallFiles,
           blocks, 20261122L);
       if (!json) {
-        err.printf("Dataset: %d files on %s; copying with relaycp (%d relay pairs) and DistCp%n",
+        err.printf(Locale.ROOT, "Dataset: %d files on %s; copying with relaycp (%d relay pairs) and DistCp%n",
             files.size(), clusters.sourceUri("/demo"), pairs);
         err.flush();
       }
@@ -117,16 +118,16 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private static void printTable(PrintWriter out, List<ToolRun> runs) {
-    out.printf("%-8s %12s %6s %9s %8s %9s  %s%n",
+    out.printf(Locale.ROOT, "%-8s %12s %6s %9s %8s %9s  %s%n",
         "tool", "bytes", "files", "seconds", "MB/s", "verified", "how");
     for (ToolRun run : runs) {
-      out.printf("%-8s %12d %6d %9.2f %8.2f %9s  %s%n", run.tool(), run.bytes(), run.files(),
+      out.printf(Locale.ROOT, "%-8s %12d %6d %9.2f %8.2f %9s  %s%n", run.tool(), run.bytes(), run.files(),
           run.seconds(), run.megabytesPerSecond(),
           run.verifiedFiles() + "/" + run.files(), run.note());
     }
     ToolRun relaycp = runs.get(0);
     ToolRun distcp = runs.get(1);
-    out.printf("relaycp/DistCp throughput: %.2fx (loopback: no WAN cap, so this shows overhead only)%n",
+    out.printf(Locale.ROOT, "relaycp/DistCp throughput: %.2fx (loopback: no WAN cap, so this shows overhead only)%n",
         relaycp.megabytesPerSecond() / distcp.megabytesPerSecond());
   }
 

@@ -18,6 +18,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -87,7 +88,7 @@ final class YarnDemo {
       List<String> files = DemoDataset.write(sourceFiles, new org.apache.hadoop.fs.Path("/demo"),
           blockSize, smallFiles, blocks, 20261122L);
       if (!json) {
-        err.printf("Dataset: %d files on %s; copying with relaycp (relays as YARN containers,"
+        err.printf(Locale.ROOT, "Dataset: %d files on %s; copying with relaycp (relays as YARN containers,"
             + " one per datanode on each site) and DistCp%n", files.size(), source.uri("/demo"));
         err.flush();
       }

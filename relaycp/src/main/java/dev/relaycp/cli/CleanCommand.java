@@ -2,8 +2,8 @@ package dev.relaycp.cli;
 
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.transfer.CopyDriver;
-import dev.relaycp.transfer.LeftoverStaging;
 import dev.relaycp.transfer.LeftoverStaging.Leftover;
+import dev.relaycp.transfer.LeftoverStaging;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
@@ -18,11 +18,11 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code relaycp clean DST}: removes staging directories that ended copies left beside DST. */
 @Command(

@@ -3,6 +3,8 @@ package dev.relaycp.cli;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.plan.AutoPairs;
+import dev.relaycp.plan.ObservedRates;
 import dev.relaycp.provision.spawn.SpawnedRelays;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.CopyDriver;
@@ -44,6 +46,7 @@ public final class CopyCommand implements Callable<Integer> {
   @ParentCommand RelayCpCommand parent;
   @Spec CommandSpec spec;
   @Mixin HadoopOptions hadoop;
+  @Mixin HistoryOptions history = new HistoryOptions();
   @Mixin RelayOptions relayOptions;
   @Mixin PairsOptions pairsOptions;
   @Mixin SpawnOptions spawnOptions;
@@ -56,14 +59,6 @@ public final class CopyCommand implements Callable<Integer> {
 
   @Parameters(index = "1", paramLabel = "DST", description = "Destination URI.")
   String destination;
-
-  @Option(names = "--history", paramLabel = "FILE",
-      description = "Throughput history the copy reads (--pairs auto) and adds each relay host's"
-          + " measured rate to (default: relaycp.history.file, else ~/.config/relaycp/history.json).")
-  Path history;
-
-  @Option(names = "--no-history", description = "Record no measured rates (also relaycp.history.enabled=false).")
-  boolean noHistory;
 
   @Option(names = "--overwrite", description = "Replace files that exist at the destination.")
   boolean overwrite;
@@ -83,8 +78,8 @@ public final class CopyCommand implements Callable<Integer> {
     CopySettings settings = settings(configuration);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Path historyFile = HistoryFile.path(history, configuration, System.getenv());
-    Optional<AutoPairs> auto = pairsOptions.choose(settings, configuration, historyFile,
+    Optional<AutoPairs> auto = pairsOptions.choose(settings, configuration,
+        history.read(configuration),
         spawnOptions.spawning()
             ? Optional.of(spawnOptions.planned(configuration, relayOptions.given()))
             : Optional.empty());
@@ -102,8 +97,9 @@ public final class CopyCommand implements Callable<Integer> {
           .copy(settings, relaysFor(configuration, settings, secret, auto), secret.secret(),
               progress);
       progress.close();
-      if (HistoryFile.recording(noHistory, configuration)) {
-        ObservedRates.record(historyFile, ObservedRates.ofCopy(result.routeResults()), err);
+      if (history.recording(configuration)) {
+        ObservedRates.record(history.file(configuration), ObservedRates.ofCopy(result.routeResults()),
+            err);
       }
       Map<String, Object> summary = CopySummary.of(result);
       auto.ifPresent(choice -> summary.put("plan", PairsOptions.summary(choice)));

@@ -2,10 +2,12 @@ package dev.relaycp.cli;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
-import picocli.CommandLine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IExitCodeExceptionMapper;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine;
 
 /**
  * The one place failures become exit codes and one-line messages.
@@ -20,6 +22,7 @@ import picocli.CommandLine.ParseResult;
  * </pre>
  */
 public final class ExitCodes implements IExecutionExceptionHandler, IExitCodeExceptionMapper {
+  private static final Logger LOG = LoggerFactory.getLogger(ExitCodes.class);
   public static final int OK = 0;
   public static final int INTERNAL = 1;
   public static final int USAGE = 2;
@@ -41,6 +44,9 @@ public final class ExitCodes implements IExecutionExceptionHandler, IExitCodeExc
   @Override
   public int handleExecutionException(Exception failure, CommandLine commandLine,
       ParseResult parseResult) {
+    if (getExitCode(failure) == INTERNAL) {
+      LOG.error("Internal error in relaycp {}", commandLine.getCommandName(), failure);
+    }
     commandLine.getErr().println("relaycp: " + message(failure));
     commandLine.getErr().flush();
     return getExitCode(failure);

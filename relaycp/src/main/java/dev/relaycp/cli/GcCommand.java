@@ -3,9 +3,9 @@ package dev.relaycp.cli;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.provision.spawn.AwsClients;
-import dev.relaycp.provision.spawn.Ec2Leftovers;
 import dev.relaycp.provision.spawn.Ec2Leftovers.Leftover;
 import dev.relaycp.provision.spawn.Ec2Leftovers.Removal;
+import dev.relaycp.provision.spawn.Ec2Leftovers;
 import dev.relaycp.provision.spawn.Ec2Settings;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -24,11 +24,11 @@ import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code relaycp gc}: ends what spawned transfers that are over left running in AWS. */
 @Command(

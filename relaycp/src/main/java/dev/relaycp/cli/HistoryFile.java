@@ -1,5 +1,6 @@
 package dev.relaycp.cli;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.plan.ThroughputHistoryFile;
 import java.nio.file.Path;
 import java.util.Map;
@@ -12,8 +13,8 @@ import org.apache.hadoop.conf.Configuration;
  * =false} stops {@code copy} and {@code probe} from recording.
  */
 final class HistoryFile {
-  static final String FILE_KEY = "relaycp.history.file";
-  static final String ENABLED_KEY = "relaycp.history.enabled";
+  static final String FILE_KEY = RelayKeys.HISTORY_FILE.key();
+  static final String ENABLED_KEY = RelayKeys.HISTORY_ENABLED.key();
 
   private HistoryFile() {}
 
@@ -21,13 +22,13 @@ final class HistoryFile {
     if (option != null) {
       return option;
     }
-    String configured = configuration.getTrimmed(FILE_KEY, "");
+    String configured = RelayKeys.HISTORY_FILE.from(configuration);
     return configured.isEmpty()
         ? ThroughputHistoryFile.defaultPath(environment)
         : Path.of(configured);
   }
 
   static boolean recording(boolean noHistoryFlag, Configuration configuration) {
-    return !noHistoryFlag && configuration.getBoolean(ENABLED_KEY, true);
+    return !noHistoryFlag && RelayKeys.HISTORY_ENABLED.from(configuration);
   }
 }

@@ -1,5 +1,6 @@
 package dev.relaycp.cli;
 
+import dev.relaycp.config.RelayKeys;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -8,7 +9,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws Exception {
-    Configuration.addDefaultResource("relaycp-site.xml");
+    RelayKeys.addDefaultResources();
     if (OozieAction.requested()) {
       // Under Oozie's launcher any System.exit fails the action: return, or throw.
       OozieAction.run(args);

@@ -6,12 +6,12 @@ import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.plan.DataRate;
 import dev.relaycp.plan.DataSize;
 import dev.relaycp.plan.MachineType;
-import dev.relaycp.plan.RelayCatalog;
+import dev.relaycp.plan.ObservedRates;
 import dev.relaycp.provision.StaticRelays;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.TransferSecret;
-import dev.relaycp.transfer.RelayProbe;
 import dev.relaycp.transfer.RelayProbe.PairResult;
+import dev.relaycp.transfer.RelayProbe;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,21 +77,8 @@ public final class ProbeCommand implements Callable<Integer> {
       description = "How long to wait for a relay to answer and for each send (default: ${DEFAULT-VALUE}).")
   long waitSeconds;
 
-  @Option(names = "--vm-type", paramLabel = "TYPE",
-      description = "The relays run on this catalog machine type (NAME or PROVIDER/NAME): also"
-          + " record the rate for the type, which `relaycp plan --vm-type` then uses.")
-  String vmType;
-
-  @Option(names = "--catalog", paramLabel = "FILE", description = "Relay catalog CSV for --vm-type.")
-  Path catalog;
-
-  @Option(names = "--history", paramLabel = "FILE",
-      description = "Throughput history to add to (default: relaycp.history.file, else"
-          + " ~/.config/relaycp/history.json).")
-  Path history;
-
-  @Option(names = "--no-history", description = "Measure and print only; record nothing.")
-  boolean noHistory;
+  @Mixin CatalogOptions catalog = new CatalogOptions();
+  @Mixin HistoryOptions history = new HistoryOptions();
 
   @Option(names = "--json", description = "Print the results as JSON.")
   boolean json;
@@ -100,7 +87,7 @@ public final class ProbeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Configuration configuration = hadoop.apply(parent.configuration());
     RelayProbe.Settings settings = settings();
-    Optional<MachineType> machine = machine();
+    Optional<MachineType> machine = catalog.find();
     TransferSecret secret = SecretFile.read(secretFile, spec.commandLine().getErr());
     StaticRelays pairs = StaticRelays.of(
         relays.stream().map(RelayAddress::parse).toList(),
@@ -110,9 +97,9 @@ public final class ProbeCommand implements Callable<Integer> {
 
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Path historyFile = HistoryFile.path(history, configuration, System.getenv());
+    Path historyFile = history.file(configuration);
     Map<String, DataRate> samples = ObservedRates.ofProbe(results, machine);
-    boolean recorded = HistoryFile.recording(noHistory, configuration)
+    boolean recorded = history.recording(configuration)
         && ObservedRates.record(historyFile, samples, err);
     if (json) {
       out.println(CopySummary.jsonMapper().writerWithDefaultPrettyPrinter()
@@ -152,16 +139,6 @@ public final class ProbeCommand implements Callable<Integer> {
     }
     return new RelayProbe.Settings(CopyCommand.uri(source, "SRC_DIR"),
         CopyCommand.uri(destination, "DST_DIR"), bytes.bytes(), waitSeconds);
-  }
-
-  private Optional<MachineType> machine() {
-    if (vmType == null) {
-      return Optional.empty();
-    }
-    RelayCatalog found = catalog != null
-        ? RelayCatalog.load(catalog)
-        : RelayCatalog.loadDefault(System.getenv());
-    return Optional.of(found.find(vmType));
   }
 
   private static Map<String, Object> toJson(List<PairResult> results, Path recordedIn) {

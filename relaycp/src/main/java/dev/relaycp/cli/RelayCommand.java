@@ -14,21 +14,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code relaycp relay}: runs a relay daemon until stopped. */
 @Command(
@@ -83,7 +83,7 @@ public final class RelayCommand implements Callable<Integer> {
 
   @Option(names = "--driver-heartbeat", paramLabel = "FILE_URI", hidden = true,
       description = {"Stop once this file is gone or its modification time has not changed for",
-          YarnRelaySettings.DRIVER_TIMEOUT + " seconds (default 60): how relays a driver",
+          "relaycp.relay.driver-timeout-seconds: how relays a driver",
           "started follow it."})
   String driverHeartbeat;
 

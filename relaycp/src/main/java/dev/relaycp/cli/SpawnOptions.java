@@ -1,8 +1,10 @@
 package dev.relaycp.cli;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.plan.AutoPairs;
 import dev.relaycp.plan.DataSize;
 import dev.relaycp.plan.MachineType;
 import dev.relaycp.plan.Pricing;
@@ -42,14 +44,6 @@ public final class SpawnOptions {
   /** Where and how the aws backend starts hosts. */
   @Mixin AwsSpawnOptions aws;
 
-  static final String PRETEST_BYTES = "relaycp.spawn.pretest-bytes";
-  static final String BOOT_SECONDS = "relaycp.spawn.boot-seconds";
-  static final double DEFAULT_BOOT_SECONDS = 90;
-  static final String DOLLARS_PER_HOUR = "relaycp.spawn.dollars-per-hour";
-  static final String EGRESS_DOLLARS_PER_GIB = "relaycp.cost.egress-dollars-per-gib";
-  static final double DEFAULT_DOLLARS_PER_HOUR = 0.0464;
-  static final double DEFAULT_EGRESS_DOLLARS_PER_GIB = 0.02;
-  private static final String DEFAULT_PRETEST_BYTES = "16MiB";
 
   @Option(names = "--spawn", paramLabel = "N",
       description = {"Spawn N relay pairs for this copy through --spawn-backend, beside the",
@@ -82,7 +76,7 @@ public final class SpawnOptions {
 
   @Option(names = "--pretest",
       description = {"Spawn twice the pairs, measure each with a timed send",
-          "(" + PRETEST_BYTES + ", default " + DEFAULT_PRETEST_BYTES + "), keep the fastest and",
+          "(relaycp.spawn.pretest-bytes, default 16MiB), keep the fastest and",
           "release the rest at once."})
   boolean pretest;
 
@@ -178,7 +172,7 @@ public final class SpawnOptions {
     YarnRelaySettings yarn = YarnRelaySettings.from(configuration, Map.of());
     SpawnedRelays.Launch launch = new SpawnedRelays.Launch(pairs, timeout(),
         pretest || this.pretest,
-        DataSize.parse(configuration.get(PRETEST_BYTES, DEFAULT_PRETEST_BYTES)).bytes(),
+        RelayKeys.SPAWN_PRETEST_BYTES.from(configuration),
         yarn.stagingDirectory(), Duration.ofSeconds(yarn.driverTimeoutSeconds()), source,
         destination);
     return base -> SpawnedRelays.launch(launch,
@@ -200,7 +194,7 @@ public final class SpawnOptions {
 
   /**
    * A spawned host's price: its machine type's in the relay catalog (the aws backend names
-   * it), else {@link #DOLLARS_PER_HOUR} (hosts an exec command starts).
+   * it), else relaycp.spawn.dollars-per-hour (hosts an exec command starts).
    */
   private static double dollarsPerHour(String machineType, RelayCatalog catalog,
       double otherwise) {
@@ -216,11 +210,11 @@ public final class SpawnOptions {
 
   /**
    * What the planner needs of the spawned relays for --pairs auto: the aws backend's machine
-   * type from the catalog; for exec hosts, their boot time ({@value #BOOT_SECONDS}) and price.
+   * type from the catalog; for exec hosts, their boot time (relaycp.spawn.boot-seconds) and price.
    */
   AutoPairs.Spawning planned(Configuration configuration, boolean besideDatanodeRelays) {
-    double bootSeconds = configuration.getDouble(BOOT_SECONDS, DEFAULT_BOOT_SECONDS);
-    double dollarsPerHour = configuration.getDouble(DOLLARS_PER_HOUR, DEFAULT_DOLLARS_PER_HOUR);
+    double bootSeconds = RelayKeys.SPAWN_BOOT_SECONDS.from(configuration);
+    double dollarsPerHour = RelayKeys.SPAWN_DOLLARS_PER_HOUR.from(configuration);
     Optional<MachineType> machine = Optional.empty();
     if (backend().equals("aws")) {
       RelayCatalog catalog = RelayCatalog.loadDefault(System.getenv());
@@ -236,11 +230,11 @@ public final class SpawnOptions {
   /** The JSON summary's {@code spawned} and {@code cost} parts. */
   static Map<String, Object> summary(SpawnedRelays relays, long bytes,
       Configuration configuration, Optional<Double> predictedDollars) {
-    double dollarsPerHour = configuration.getDouble(DOLLARS_PER_HOUR, DEFAULT_DOLLARS_PER_HOUR);
+    double dollarsPerHour = RelayKeys.SPAWN_DOLLARS_PER_HOUR.from(configuration);
     RelayCatalog catalog = relays.backend().equals("aws")
         ? RelayCatalog.loadDefault(System.getenv()) : new RelayCatalog(List.of());
     Pricing pricing = new Pricing(
-        configuration.getDouble(EGRESS_DOLLARS_PER_GIB, DEFAULT_EGRESS_DOLLARS_PER_GIB), 0);
+        RelayKeys.COST_EGRESS_DOLLARS_PER_GIB.from(configuration), 0);
     List<SpawnBill.HostRun> runs = new ArrayList<>();
     List<Map<String, Object>> hosts = new ArrayList<>();
     for (SpawnedRelays.HostRecord host : relays.hosts()) {

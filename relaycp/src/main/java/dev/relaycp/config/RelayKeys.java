@@ -1,10 +1,45 @@
 package dev.relaycp.config;
 
+import org.apache.hadoop.conf.Configuration;
+
 /**
- * The settings of relays, read alike by a relay and by the copy that starts relays (which
- * checks them before it starts any). Defaults are the ones conf/relaycp-site.xml documents.
+ * Every {@code relaycp.*} setting with its default and bounds, as Hadoop's DFSConfigKeys holds
+ * HDFS's: the one place a key is named. {@code relaycp-default.xml} in the jar documents each
+ * key with the same default (a test holds them equal) and is loaded before the user's {@code
+ * relaycp-site.xml} (see {@link #addDefaultResources}). Relays and the copy that starts them
+ * read the relay settings alike. The aws spawn backend's keys, which a site may override one by
+ * one ({@code relaycp.spawn.aws.src.region}), are named in {@code provision.spawn.Ec2Settings}
+ * and documented in the same resource.
  */
 public final class RelayKeys {
+  /** Source blocks per chunk, the unit a route sends and the destination writes as one part. */
+  public static final WholeNumberSetting COPY_BLOCKS_PER_CHUNK =
+      new WholeNumberSetting("relaycp.copy.blocks-per-chunk", 1, 1);
+  /** Chunks a route may have ordered from its reader relay and not yet seen done. */
+  public static final WholeNumberSetting COPY_CHUNKS_IN_FLIGHT_PER_ROUTE =
+      new WholeNumberSetting("relaycp.copy.chunks-in-flight-per-route", 32, 1);
+  /** Bytes of chunks a route may have outstanding before it takes another. */
+  public static final SizeSetting COPY_BYTES_IN_FLIGHT_PER_ROUTE =
+      new SizeSetting("relaycp.copy.bytes-in-flight-per-route", 64L << 20, 1);
+  /** Times one chunk may be sent before the copy fails. */
+  public static final WholeNumberSetting COPY_MAX_SENDS_PER_CHUNK =
+      new WholeNumberSetting("relaycp.copy.max-sends-per-chunk", 8, 1, 16);
+  /** Checksum comparisons, and then commits, run at once after the copy. */
+  public static final WholeNumberSetting COPY_VERIFICATION_THREADS =
+      new WholeNumberSetting("relaycp.copy.verification-threads", 16, 1);
+  /** Seconds a route keeps trying a reader relay that refuses connections. */
+  public static final WholeNumberSetting COPY_RELAY_WAIT_SECONDS =
+      new WholeNumberSetting("relaycp.copy.relay-wait-seconds", 10, 0);
+  /** With copy --pairs auto: the most relay pairs the planner may choose. */
+  public static final WholeNumberSetting COPY_MAX_AUTO_PAIRS =
+      new WholeNumberSetting("relaycp.copy.max-auto-pairs", 8, 1);
+
+  /** The throughput history file; empty for the default under the user's config folder. */
+  public static final TextSetting HISTORY_FILE = new TextSetting("relaycp.history.file", "");
+  /** Whether copy and probe record the rates they measured. */
+  public static final FlagSetting HISTORY_ENABLED =
+      new FlagSetting("relaycp.history.enabled", true);
+
   /** The most bytes per second each stream a relay sends may carry; 0 for no limit. */
   public static final SizeSetting BYTES_PER_SECOND_LIMIT =
       new SizeSetting("relaycp.relay.bytes-per-second-limit", 0, 0);
@@ -17,6 +52,62 @@ public final class RelayKeys {
   /** Seconds a peer may send nothing, not even a keep-alive, before it is taken for dead. */
   public static final WholeNumberSetting SILENCE_TIMEOUT_SECONDS =
       new WholeNumberSetting("relaycp.relay.silence-timeout-seconds", 30, 3, 86_400);
+  /** Seconds a relay started for one copy outlives its driver's last heartbeat. */
+  public static final WholeNumberSetting DRIVER_TIMEOUT_SECONDS =
+      new WholeNumberSetting("relaycp.relay.driver-timeout-seconds", 60, 1, Integer.MAX_VALUE);
+  /**
+   * A relay container's JVM options: C1 only, which starts it on far less CPU; its hot path is
+   * intrinsics (CRC32C) and native copies, where C2 gains nothing measurable.
+   */
+  public static final TextSetting RELAY_JAVA_OPTS =
+      new TextSetting("relaycp.relay.java-opts", "-Xmx768m -XX:TieredStopAtLevel=1");
+
+  /** The YARN queue of the relays' applications. */
+  public static final TextSetting YARN_QUEUE = new TextSetting("relaycp.yarn.queue", "default");
+  /** Memory of each relay container, in MiB. */
+  public static final WholeNumberSetting YARN_RELAY_MEMORY_MB =
+      new WholeNumberSetting("relaycp.yarn.relay-memory-mb", 1024, 1, Integer.MAX_VALUE);
+  /** Virtual cores of each relay container. */
+  public static final WholeNumberSetting YARN_RELAY_VCORES =
+      new WholeNumberSetting("relaycp.yarn.relay-vcores", 1, 1, Integer.MAX_VALUE);
+  /** Where on each cluster's default file system a copy's jar and announcements are staged. */
+  public static final TextSetting YARN_STAGING_DIR =
+      new TextSetting("relaycp.yarn.staging-dir", "/tmp/relaycp-staging");
+  /** Seconds the driver waits for the relay containers to announce themselves. */
+  public static final WholeNumberSetting YARN_START_TIMEOUT_SECONDS =
+      new WholeNumberSetting("relaycp.yarn.start-timeout-seconds", 180, 1, Integer.MAX_VALUE);
+  /** Relay containers that die which may be replaced on each site in one copy. */
+  public static final WholeNumberSetting YARN_REPLACEMENTS_PER_SITE =
+      new WholeNumberSetting("relaycp.yarn.replacements-per-site", 4, 0, Integer.MAX_VALUE);
+  /** The product jar shipped to relay containers; empty for the jar relaycp runs from. */
+  public static final TextSetting YARN_JAR = new TextSetting("relaycp.yarn.jar", "");
+
+  /** Bytes each spawned pair sends in the pre-test that picks the fastest pairs. */
+  public static final SizeSetting SPAWN_PRETEST_BYTES =
+      new SizeSetting("relaycp.spawn.pretest-bytes", 16L << 20, 1);
+  /** Seconds a host the exec spawn backend starts takes to boot, for the planner. */
+  public static final DecimalSetting SPAWN_BOOT_SECONDS =
+      new DecimalSetting("relaycp.spawn.boot-seconds", 90, 0);
+  /** Dollars an hour of a spawned host whose type the relay catalog does not price. */
+  public static final DecimalSetting SPAWN_DOLLARS_PER_HOUR =
+      new DecimalSetting("relaycp.spawn.dollars-per-hour", 0.0464, 0);
+  /** Dollars per GiB leaving the source's cloud. */
+  public static final DecimalSetting COST_EGRESS_DOLLARS_PER_GIB =
+      new DecimalSetting("relaycp.cost.egress-dollars-per-gib", 0.02, 0);
+
+  /** The resource in the jar that documents every key with its default. */
+  public static final String DEFAULT_RESOURCE = "relaycp-default.xml";
+  /** The user's overrides, found on the class path (e.g. in conf/). */
+  public static final String SITE_RESOURCE = "relaycp-site.xml";
 
   private RelayKeys() {}
+
+  /**
+   * Makes every {@link Configuration} created after this read {@value #DEFAULT_RESOURCE} and
+   * then {@value #SITE_RESOURCE}, so the site's values override the defaults.
+   */
+  public static void addDefaultResources() {
+    Configuration.addDefaultResource(DEFAULT_RESOURCE);
+    Configuration.addDefaultResource(SITE_RESOURCE);
+  }
 }

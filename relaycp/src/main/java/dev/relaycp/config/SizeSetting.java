@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * A setting that is a number of bytes, written as Hadoop writes sizes in its own files: a
- * whole number, or one with a binary suffix k, m, g or t ({@code 64m} is 64 MiB).
+ * A setting that is a number of bytes, written as {@link SizeSyntax} reads sizes: {@code
+ * 1048576}, {@code 64m} or {@code 64MiB} (binary), {@code 500MB} (decimal).
  *
  * @param key the configuration key
  * @param defaultBytes the value when the key is not set
@@ -28,10 +28,11 @@ public record SizeSetting(String key, long defaultBytes, long least) {
     }
     long value;
     try {
-      value = configuration.getLongBytes(key, defaultBytes);
+      value = SizeSyntax.bytes(text);
     } catch (IllegalArgumentException e) {
       throw WholeNumberSetting.invalid(key,
-          "must be a size in bytes such as 1048576 or 1m (k, m, g, t are binary)", text);
+          "must be a size in bytes such as 1048576, 64m or 64MiB (" + SizeSyntax.UNITS + ")",
+          text);
     }
     if (value < least) {
       throw WholeNumberSetting.invalid(key, "must be " + least + " bytes or more", text);

@@ -3,8 +3,8 @@ package dev.relaycp.plan;
 import static dev.relaycp.error.ErrorCode.INVALID_ARGUMENT;
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.SizeSyntax;
 import dev.relaycp.error.RelayCpException;
-import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,59 +40,30 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
     return new DataSize(Math.round(gibibytes * GIBIBYTE));
   }
 
-  /** Parses text such as {@code 8GiB}, {@code 8 GB}, {@code 1.5TiB} or {@code 4096}. */
+  /**
+   * Parses text such as {@code 8GiB}, {@code 8 GB}, {@code 1.5TiB}, {@code 64m} or {@code 4096},
+   * as {@link SizeSyntax} reads sizes everywhere in relaycp.
+   */
   public static DataSize parse(String text) {
     requireNonNull(text, "text is null");
-    Matcher matcher = TEXT.matcher(text);
-    if (!matcher.matches()) {
+    if (!TEXT.matcher(text).matches()) {
       throw new RelayCpException(
           INVALID_ARGUMENT,
           "cannot read data size '" + text + "'; write a number and a unit, e.g. 8GiB or 500MB");
     }
-    long unit = unitBytes(matcher.group(2), text);
-    BigDecimal bytes = new BigDecimal(matcher.group(1)).multiply(BigDecimal.valueOf(unit));
     try {
-      return new DataSize(bytes.setScale(0, java.math.RoundingMode.HALF_UP).longValueExact());
-    } catch (ArithmeticException tooLarge) {
-      throw new RelayCpException(
-          INVALID_ARGUMENT, "data size '" + text + "' is too large; give at most 8EiB");
+      return new DataSize(SizeSyntax.bytes(text));
+    } catch (IllegalArgumentException e) {
+      throw new RelayCpException(INVALID_ARGUMENT, e.getMessage());
     }
   }
 
   /** Bytes in one unit; shared with {@link DataRate#parse}. */
   static long unitBytes(String unit, String text) {
-    switch (unit.toLowerCase(Locale.ROOT)) {
-      case "":
-      case "b":
-        return 1;
-      case "k":
-      case "kb":
-        return 1_000L;
-      case "m":
-      case "mb":
-        return 1_000_000L;
-      case "g":
-      case "gb":
-        return 1_000_000_000L;
-      case "t":
-      case "tb":
-        return 1_000_000_000_000L;
-      case "kib":
-        return 1L << 10;
-      case "mib":
-        return 1L << 20;
-      case "gib":
-        return 1L << 30;
-      case "tib":
-        return 1L << 40;
-      default:
-        throw new RelayCpException(
-            INVALID_ARGUMENT,
-            "unknown unit '"
-                + unit
-                + "' in '"
-                + text
-                + "'; use B, kB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024)");
+    try {
+      return SizeSyntax.unitBytes(unit, text);
+    } catch (IllegalArgumentException e) {
+      throw new RelayCpException(INVALID_ARGUMENT, e.getMessage());
     }
   }
 

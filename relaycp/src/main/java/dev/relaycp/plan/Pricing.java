@@ -11,6 +11,9 @@ import dev.relaycp.error.RelayCpException;
  * 0 means the user does not count them.
  */
 public record Pricing(double egressDollarsPerGibibyte, double clusterNodeDollarsPerHour) {
+  /** Egress of thesis Table 4.4, with the clusters' own nodes not counted. */
+  public static final Pricing DEFAULT = new Pricing(0.02, 0);
+
   public Pricing {
     if (!(egressDollarsPerGibibyte >= 0) || Double.isInfinite(egressDollarsPerGibibyte)) {
       throw new RelayCpException(

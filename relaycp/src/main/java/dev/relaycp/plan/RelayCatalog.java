@@ -7,6 +7,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
 
 /**
  * The machine types relaycp can spawn as relays, read from {@code conf/relay-catalog.csv} (its
@@ -28,6 +32,13 @@ public record RelayCatalog(List<MachineType> machines) {
   /** Environment variable naming relaycp's configuration directory. */
   public static final String CONF_DIRECTORY_VARIABLE = "RELAYCP_CONF_DIR";
 
+  /** RFC 4180 with {@code #} comment lines and blank lines skipped, fields trimmed. */
+  private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder()
+      .setCommentMarker('#')
+      .setIgnoreEmptyLines(true)
+      .setIgnoreSurroundingSpaces(true)
+      .setTrim(true)
+      .build();
   private static final List<String> HEADER =
       List.of(
           "provider", "region", "vm_type", "dollars_per_hour", "external", "internal",
@@ -81,37 +92,27 @@ public record RelayCatalog(List<MachineType> machines) {
     requireNonNull(origin, "origin is null");
     List<MachineType> machines = new ArrayList<>();
     boolean headerSeen = false;
-    String[] lines = text.split("\r?\n");
-    for (int index = 0; index < lines.length; index++) {
-      String line = lines[index].strip();
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      List<String> fields = splitCsv(line);
-      String where = origin + " line " + (index + 1);
-      if (!headerSeen) {
-        if (!fields.equals(HEADER)) {
-          throw new RelayCpException(
-              INVALID_ARGUMENT, where + ": the header must be " + String.join(",", HEADER));
+    try (CSVParser parser = CSVParser.parse(text, FORMAT)) {
+      for (CSVRecord record : parser) {
+        List<String> fields = record.toList();
+        String where = origin + " line " + parser.getCurrentLineNumber();
+        if (!headerSeen) {
+          if (!fields.equals(HEADER)) {
+            throw new RelayCpException(
+                INVALID_ARGUMENT, where + ": the header must be " + String.join(",", HEADER));
+          }
+          headerSeen = true;
+          continue;
         }
-        headerSeen = true;
-        continue;
+        if (fields.size() != HEADER.size()) {
+          throw new RelayCpException(INVALID_ARGUMENT, where + " has " + fields.size()
+              + " fields, not " + HEADER.size() + "; quote fields holding commas");
+        }
+        machines.add(machine(fields, where));
       }
-      if (fields.size() != HEADER.size()) {
-        throw new RelayCpException(
-            INVALID_ARGUMENT,
-            where + " has " + fields.size() + " fields, not " + HEADER.size() + "; quote fields holding commas");
-      }
-      try {
-        machines.add(
-            new MachineType(
-                fields.get(0), fields.get(1), fields.get(2), Double.parseDouble(fields.get(3)),
-                DataRate.parse(fields.get(4)), DataRate.parse(fields.get(5)),
-                Double.parseDouble(fields.get(6)), Double.parseDouble(fields.get(7)),
-                Double.parseDouble(fields.get(8)), fields.get(9)));
-      } catch (NumberFormatException | RelayCpException e) {
-        throw new RelayCpException(INVALID_ARGUMENT, where + ": " + e.getMessage(), e);
-      }
+    } catch (IOException | UncheckedIOException e) {
+      throw new RelayCpException(
+          INVALID_ARGUMENT, origin + " is not CSV: " + e.getMessage() + "; see conf/" + FILE_NAME, e);
     }
     if (!headerSeen) {
       throw new RelayCpException(INVALID_ARGUMENT, origin + " has no header line; see conf/" + FILE_NAME);
@@ -206,31 +207,15 @@ public record RelayCatalog(List<MachineType> machines) {
             + "; add one to conf/" + FILE_NAME + " or name one with --vm-type TYPE"));
   }
 
-  private static List<String> splitCsv(String line) {
-    List<String> fields = new ArrayList<>();
-    StringBuilder field = new StringBuilder();
-    boolean quoted = false;
-    for (int index = 0; index < line.length(); index++) {
-      char character = line.charAt(index);
-      if (quoted) {
-        if (character == '"' && index + 1 < line.length() && line.charAt(index + 1) == '"') {
-          field.append('"');
-          index++;
-        } else if (character == '"') {
-          quoted = false;
-        } else {
-          field.append(character);
-        }
-      } else if (character == '"') {
-        quoted = true;
-      } else if (character == ',') {
-        fields.add(field.toString().strip());
-        field.setLength(0);
-      } else {
-        field.append(character);
-      }
+  private static MachineType machine(List<String> fields, String where) {
+    try {
+      return new MachineType(
+          fields.get(0), fields.get(1), fields.get(2), Double.parseDouble(fields.get(3)),
+          DataRate.parse(fields.get(4)), DataRate.parse(fields.get(5)),
+          Double.parseDouble(fields.get(6)), Double.parseDouble(fields.get(7)),
+          Double.parseDouble(fields.get(8)), fields.get(9));
+    } catch (NumberFormatException | RelayCpException e) {
+      throw new RelayCpException(INVALID_ARGUMENT, where + ": " + e.getMessage(), e);
     }
-    fields.add(field.toString().strip());
-    return fields;
   }
 }

@@ -3,6 +3,7 @@ package dev.relaycp.plan;
 import static dev.relaycp.error.ErrorCode.INVALID_ARGUMENT;
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.RelayCpException;
 
 /**
@@ -33,10 +34,13 @@ public record RelaycpSettings(
     CopyOverheads overheads,
     double concurrentFiles,
     double spawnedFileCostFactor) {
-  public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE = 32;
-  public static final DataSize DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = DataSize.ofMebibytes(64);
+  public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE =
+      (int) RelayKeys.COPY_CHUNKS_IN_FLIGHT_PER_ROUTE.defaultValue();
+  public static final DataSize DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE =
+      DataSize.ofBytes(RelayKeys.COPY_BYTES_IN_FLIGHT_PER_ROUTE.defaultBytes());
   public static final RelaycpSettings DEFAULT =
-      new RelaycpSettings(DataSize.ofMebibytes(128), 16, CopyOverheads.DEFAULT);
+      new RelaycpSettings(DataSize.ofMebibytes(128),
+          (int) RelayKeys.PARALLEL_STREAMS.defaultValue(), CopyOverheads.DEFAULT);
 
   /** Settings with the copy's default route window (32 chunks, 64 MiB). */
   public RelaycpSettings(DataSize chunkSize, int streamsPerRelay, CopyOverheads overheads) {

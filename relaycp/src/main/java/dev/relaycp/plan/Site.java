@@ -12,6 +12,11 @@ import dev.relaycp.error.RelayCpException;
  * nodes); each extra copy crosses the internal network once more.
  */
 public record Site(int nodes, DataRate external, DataRate internal, int replication) {
+  /** A node's WAN rate when nothing better is known: thesis Table 4.3's v_e. */
+  public static final DataRate DEFAULT_NODE_EXTERNAL = DataRate.ofMebibytesPerSecond(15);
+  /** A node's rate inside its site when nothing better is known: thesis Table 4.3's v_i. */
+  public static final DataRate DEFAULT_NODE_INTERNAL = DataRate.ofMebibytesPerSecond(90);
+
   public Site {
     requireNonNull(external, "external is null");
     requireNonNull(internal, "internal is null");

@@ -3,6 +3,7 @@ package dev.relaycp.plan;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -167,7 +168,7 @@ final class StreamSimulation {
     double[] pace = new double[workers];
     double[] bytes = new double[workers];
     double[] rate = new double[workers];
-    java.util.Arrays.fill(task, -1);
+    Arrays.fill(task, -1);
     int nextTask = 0;
     int capIndex = 0;
     double now = 0;

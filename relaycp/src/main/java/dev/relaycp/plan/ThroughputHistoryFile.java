@@ -5,10 +5,10 @@ import static dev.relaycp.error.ErrorCode.IO_ERROR;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +17,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Iterator;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -27,7 +27,9 @@ import java.util.TreeMap;
  * to a temporary file that is then moved over the old one, so a crash never leaves half a file.
  */
 public final class ThroughputHistoryFile {
-  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   private static final int VERSION = 1;
 
   private ThroughputHistoryFile() {}
@@ -60,28 +62,24 @@ public final class ThroughputHistoryFile {
           IO_ERROR, "cannot read throughput history " + file + ": " + e.getMessage() + "; fix or delete it", e);
     }
     try {
-      if (root.path("version").asInt() != VERSION) {
-        throw new IllegalArgumentException("version " + root.path("version") + " is not " + VERSION);
+      Document document = MAPPER.treeToValue(root, Document.class);
+      if (document.version() == null || document.version() != VERSION) {
+        throw new IllegalArgumentException("version " + document.version() + " is not " + VERSION);
       }
+      int historyLength = Objects.requireNonNullElse(
+          document.historyLength(), ThroughputHistory.DEFAULT_HISTORY_LENGTH);
       Map<String, WeightedOnlineEstimate> estimates = new TreeMap<>();
-      int historyLength = root.path("historyLength").asInt(ThroughputHistory.DEFAULT_HISTORY_LENGTH);
-      Iterator<Map.Entry<String, JsonNode>> fields = root.path("estimates").fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> field = fields.next();
-        JsonNode value = field.getValue();
-        estimates.put(
-            field.getKey(),
-            new WeightedOnlineEstimate(
-                value.get("mean").asDouble(), value.get("gamma").asDouble(), value.get("samples").asLong(),
-                Instant.parse(value.get("lastSampleAt").asText()), historyLength));
-      }
-      return new ThroughputHistory(
-          estimates,
-          historyLength,
-          Duration.ofSeconds(
-              root.path("referenceIntervalSeconds")
-                  .asLong(ThroughputHistory.DEFAULT_REFERENCE_INTERVAL.toSeconds())));
-    } catch (RuntimeException e) {
+      Objects.requireNonNullElse(document.estimates(), Map.<String, Estimate>of()).forEach(
+          (key, estimate) -> estimates.put(key, new WeightedOnlineEstimate(
+              requireNonNull(estimate.mean(), "mean is missing"),
+              requireNonNull(estimate.gamma(), "gamma is missing"),
+              requireNonNull(estimate.samples(), "samples is missing"),
+              Instant.parse(requireNonNull(estimate.lastSampleAt(), "lastSampleAt is missing")),
+              historyLength)));
+      return new ThroughputHistory(estimates, historyLength, Duration.ofSeconds(
+          Objects.requireNonNullElse(document.referenceIntervalSeconds(),
+              ThroughputHistory.DEFAULT_REFERENCE_INTERVAL.toSeconds())));
+    } catch (JsonProcessingException | RuntimeException e) {
       throw new RelayCpException(
           INVALID_ARGUMENT,
           "throughput history " + file + " is malformed (" + e.getMessage() + "); fix or delete it", e);
@@ -91,31 +89,33 @@ public final class ThroughputHistoryFile {
   public static void save(Path file, ThroughputHistory history) {
     requireNonNull(file, "file is null");
     requireNonNull(history, "history is null");
-    ObjectNode root = MAPPER.createObjectNode();
-    root.put("version", VERSION);
-    root.put("historyLength", history.historyLength());
-    root.put("referenceIntervalSeconds", history.referenceInterval().toSeconds());
-    ObjectNode estimates = root.putObject("estimates");
-    new TreeMap<>(history.estimates())
-        .forEach(
-            (key, estimate) -> {
-              ObjectNode node = estimates.putObject(key);
-              node.put("mean", estimate.mean());
-              node.put("gamma", estimate.gamma());
-              node.put("samples", estimate.samples());
-              node.put("lastSampleAt", estimate.lastSampleAt().toString());
-            });
+    Map<String, Estimate> estimates = new TreeMap<>();
+    history.estimates().forEach((key, estimate) -> estimates.put(key, new Estimate(
+        estimate.mean(), estimate.gamma(), estimate.samples(), estimate.lastSampleAt().toString())));
+    Document document = new Document(VERSION, history.historyLength(),
+        history.referenceInterval().toSeconds(), estimates);
     try {
       Path directory = file.toAbsolutePath().getParent();
       Files.createDirectories(directory);
       Path temporary = Files.createTempFile(directory, "history", ".json.tmp");
-      Files.writeString(temporary, MAPPER.writeValueAsString(root), StandardCharsets.UTF_8);
+      Files.writeString(temporary, MAPPER.writeValueAsString(document), StandardCharsets.UTF_8);
       Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new RelayCpException(
           IO_ERROR, "cannot write throughput history " + file + ": " + e.getMessage(), e);
     }
   }
+
+  /**
+   * The file as JSON: its components' names and order are the fields'. A field missing from a
+   * file read is null; {@code historyLength} and {@code referenceIntervalSeconds} then take
+   * their defaults.
+   */
+  record Document(Integer version, Integer historyLength, Long referenceIntervalSeconds,
+      Map<String, Estimate> estimates) {}
+
+  /** One key's estimate; {@code lastSampleAt} is an ISO-8601 instant. */
+  record Estimate(Double mean, Double gamma, Long samples, String lastSampleAt) {}
 
   /**
    * Adds one measured sample to the history in {@code file} and saves it: what the copy driver

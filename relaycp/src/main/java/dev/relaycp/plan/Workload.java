@@ -7,6 +7,8 @@ import dev.relaycp.error.RelayCpException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The files of a copy as groups of equal-sized files, in listing order: a real listing is one
@@ -14,6 +16,8 @@ import java.util.List;
  * (DistCp's maps, relaycp's chunk queue) walk the groups in this order.
  */
 public record Workload(List<FileGroup> groups) {
+  private static final Pattern GROUP = Pattern.compile("\\s*(\\d+)\\s*[xX*]\\s*(\\S+)\\s*");
+
   /** {@code count} files of {@code size} bytes each. */
   public record FileGroup(long count, DataSize size) {
     public FileGroup {
@@ -35,6 +39,25 @@ public record Workload(List<FileGroup> groups) {
     if (groups.isEmpty()) {
       throw new RelayCpException(INVALID_ARGUMENT, "the copy has no files; give at least one file");
     }
+  }
+
+  /**
+   * Files given as {@code COUNTxSIZE} groups separated by commas, e.g. {@code 2x10GiB,1000x1MiB}
+   * (as {@code --file-sizes} takes them); {@code *} or {@code X} may stand for {@code x}.
+   */
+  public static Workload ofHistogram(String text) {
+    requireNonNull(text, "text is null");
+    List<FileGroup> groups = new ArrayList<>();
+    for (String part : text.split(",")) {
+      Matcher matcher = GROUP.matcher(part);
+      if (!matcher.matches()) {
+        throw new RelayCpException(
+            INVALID_ARGUMENT,
+            "cannot read '" + part + "' of --file-sizes; write COUNTxSIZE groups, e.g. 2x10GiB,1000x1MiB");
+      }
+      groups.add(new FileGroup(Long.parseLong(matcher.group(1)), DataSize.parse(matcher.group(2))));
+    }
+    return new Workload(groups);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.relaycp.provision;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.util.Map;
@@ -37,21 +38,22 @@ public record YarnRelaySettings(
     Optional<String> jar,
     Map<String, String> relayProperties) {
 
-  public static final String QUEUE = "relaycp.yarn.queue";
-  public static final String MEMORY_MB = "relaycp.yarn.relay-memory-mb";
-  public static final String VCORES = "relaycp.yarn.relay-vcores";
-  public static final String JAVA_OPTS = "relaycp.relay.java-opts";
-  public static final String STAGING_DIR = "relaycp.yarn.staging-dir";
-  public static final String DRIVER_TIMEOUT = "relaycp.relay.driver-timeout-seconds";
-  public static final String START_TIMEOUT = "relaycp.yarn.start-timeout-seconds";
-  public static final String REPLACEMENTS = "relaycp.yarn.replacements-per-site";
-  public static final String JAR = "relaycp.yarn.jar";
-  public static final long DEFAULT_DRIVER_TIMEOUT_SECONDS = 60;
+  public static final String QUEUE = RelayKeys.YARN_QUEUE.key();
+  public static final String MEMORY_MB = RelayKeys.YARN_RELAY_MEMORY_MB.key();
+  public static final String VCORES = RelayKeys.YARN_RELAY_VCORES.key();
+  public static final String JAVA_OPTS = RelayKeys.RELAY_JAVA_OPTS.key();
+  public static final String STAGING_DIR = RelayKeys.YARN_STAGING_DIR.key();
+  public static final String DRIVER_TIMEOUT = RelayKeys.DRIVER_TIMEOUT_SECONDS.key();
+  public static final String START_TIMEOUT = RelayKeys.YARN_START_TIMEOUT_SECONDS.key();
+  public static final String REPLACEMENTS = RelayKeys.YARN_REPLACEMENTS_PER_SITE.key();
+  public static final String JAR = RelayKeys.YARN_JAR.key();
+  public static final long DEFAULT_DRIVER_TIMEOUT_SECONDS =
+      RelayKeys.DRIVER_TIMEOUT_SECONDS.defaultValue();
   /**
    * A relay container's JVM: C1 only, which starts it on far less CPU; its hot path is
    * intrinsics (CRC32C) and native copies, where C2 gains nothing measurable.
    */
-  public static final String DEFAULT_JAVA_OPTS = "-Xmx768m -XX:TieredStopAtLevel=1";
+  public static final String DEFAULT_JAVA_OPTS = RelayKeys.RELAY_JAVA_OPTS.defaultValue();
 
   public YarnRelaySettings {
     requireNonNull(queue, "queue is null");

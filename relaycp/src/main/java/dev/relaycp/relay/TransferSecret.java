@@ -48,7 +48,10 @@ public final class TransferSecret {
     return new TransferSecret(requireNonNull(key, "key is null"));
   }
 
-  /** Reads a secret file: its content, surrounding whitespace trimmed, hex or raw text. */
+  /**
+   * Reads a secret file: its content, surrounding whitespace trimmed, as hex. Anything else is
+   * INVALID_ARGUMENT: a file that is not the secret (or was damaged) must not become a key.
+   */
   public static TransferSecret read(Path file) {
     requireNonNull(file, "file is null");
     String text;
@@ -63,7 +66,9 @@ public final class TransferSecret {
     try {
       key = HexFormat.of().parseHex(text);
     } catch (IllegalArgumentException notHex) {
-      key = text.getBytes(StandardCharsets.UTF_8);
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "the secret file " + file + " is not one line of hex digits (" + notHex.getMessage()
+              + "); make one with `openssl rand -hex 32 > secret`");
     }
     return new TransferSecret(key);
   }

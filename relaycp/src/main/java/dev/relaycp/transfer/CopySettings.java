@@ -3,8 +3,6 @@ package dev.relaycp.transfer;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.config.RelayKeys;
-import dev.relaycp.error.ErrorCode;
-import dev.relaycp.error.RelayCpException;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 
@@ -88,16 +86,19 @@ public record CopySettings(
   }
 
   /** The default for {@link #chunksInFlightPerRoute}: many small files need many at once. */
-  public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE = 32;
+  public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE =
+      (int) RelayKeys.COPY_CHUNKS_IN_FLIGHT_PER_ROUTE.defaultValue();
 
   /**
    * The default for {@link #relayWaitSeconds}: relays named by hand should be running, so a
    * refused port fails its route soon rather than after minutes.
    */
-  public static final long DEFAULT_RELAY_WAIT_SECONDS = 10;
+  public static final long DEFAULT_RELAY_WAIT_SECONDS =
+      RelayKeys.COPY_RELAY_WAIT_SECONDS.defaultValue();
 
   /** The default for {@link #silenceSeconds}. */
-  public static final long DEFAULT_SILENCE_SECONDS = 30;
+  public static final long DEFAULT_SILENCE_SECONDS =
+      RelayKeys.SILENCE_TIMEOUT_SECONDS.defaultValue();
 
   /** This copy with another {@link #silenceSeconds}. */
   public CopySettings withSilenceSeconds(long seconds) {
@@ -119,41 +120,32 @@ public record CopySettings(
   }
 
   /** The default for {@link #bytesInFlightPerRoute}: 64 MiB. */
-  public static final long DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE = 64L << 20;
-
-  public static final String BLOCKS_PER_CHUNK = "relaycp.copy.blocks-per-chunk";
-  public static final String CHUNKS_IN_FLIGHT = "relaycp.copy.chunks-in-flight-per-route";
-  public static final String BYTES_IN_FLIGHT = "relaycp.copy.bytes-in-flight-per-route";
-  public static final String MAX_SENDS = "relaycp.copy.max-sends-per-chunk";
-  public static final String VERIFICATION_THREADS = "relaycp.copy.verification-threads";
-  public static final String RELAY_WAIT_SECONDS = "relaycp.copy.relay-wait-seconds";
+  public static final long DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE =
+      RelayKeys.COPY_BYTES_IN_FLIGHT_PER_ROUTE.defaultBytes();
 
   /**
    * The settings of a copy from SRC to DST with the {@code relaycp.copy.*} keys of {@code
    * configuration} (and the relay silence timeout); a bad value is an INVALID_ARGUMENT naming
-   * it.
+   * its key.
    */
   public static CopySettings from(Configuration configuration, URI source, URI destination,
       boolean overwrite, SyncSettings sync) {
     requireNonNull(configuration, "configuration is null");
-    try {
-      return new CopySettings(source, destination, overwrite,
-          configuration.getInt(BLOCKS_PER_CHUNK, 1),
-          configuration.getInt(CHUNKS_IN_FLIGHT, DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE),
-          configuration.getLongBytes(BYTES_IN_FLIGHT, DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE),
-          configuration.getInt(MAX_SENDS, 8),
-          configuration.getInt(VERIFICATION_THREADS, 16),
-          configuration.getLong(RELAY_WAIT_SECONDS, DEFAULT_RELAY_WAIT_SECONDS),
-          RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration), sync);
-    } catch (IllegalArgumentException e) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
-          "bad copy setting: " + e.getMessage() + "; fix it in relaycp-site.xml or -D");
-    }
+    return new CopySettings(source, destination, overwrite,
+        RelayKeys.COPY_BLOCKS_PER_CHUNK.intFrom(configuration),
+        RelayKeys.COPY_CHUNKS_IN_FLIGHT_PER_ROUTE.intFrom(configuration),
+        RelayKeys.COPY_BYTES_IN_FLIGHT_PER_ROUTE.from(configuration),
+        RelayKeys.COPY_MAX_SENDS_PER_CHUNK.intFrom(configuration),
+        RelayKeys.COPY_VERIFICATION_THREADS.intFrom(configuration),
+        RelayKeys.COPY_RELAY_WAIT_SECONDS.from(configuration),
+        RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration), sync);
   }
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {
-    return new CopySettings(source, destination, overwrite, 1, DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
-        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, 8, 16, DEFAULT_RELAY_WAIT_SECONDS,
+    return new CopySettings(source, destination, overwrite,
+        (int) RelayKeys.COPY_BLOCKS_PER_CHUNK.defaultValue(), DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
+        DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE, (int) RelayKeys.COPY_MAX_SENDS_PER_CHUNK.defaultValue(),
+        (int) RelayKeys.COPY_VERIFICATION_THREADS.defaultValue(), DEFAULT_RELAY_WAIT_SECONDS,
         DEFAULT_SILENCE_SECONDS);
   }
 }

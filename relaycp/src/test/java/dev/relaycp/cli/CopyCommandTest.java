@@ -2,14 +2,16 @@ package dev.relaycp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -107,13 +109,13 @@ class CopyCommandTest {
 
   @Test
   void aBadRelaySettingIsAUserErrorNamingItsKeyBeforeAnyRelayStarts() {
-    Result result = run("copy", "-D", "relaycp.relay.bytes-per-second-limit=1MB",
+    Result result = run("copy", "-D", "relaycp.relay.bytes-per-second-limit=1MB/s",
         "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--local-relays", "1");
 
     assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
     assertThat(result.err().strip())
         .startsWith("relaycp: relaycp.relay.bytes-per-second-limit must be a size in bytes")
-        .contains("got '1MB'").doesNotContain("\n");
+        .contains("got '1MB/s'").doesNotContain("\n");
   }
 
   @Test
@@ -211,8 +213,8 @@ class CopyCommandTest {
   /** A jar with the entry that marks the product jar; nothing runs it in these tests. */
   private Path productJarLookalike() throws Exception {
     Path jar = temporary.resolve("relaycp-lookalike.jar");
-    try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
-      out.putNextEntry(new java.util.jar.JarEntry("dev/relaycp/shaded/picocli/CommandLine.class"));
+    try (var out = new JarOutputStream(Files.newOutputStream(jar))) {
+      out.putNextEntry(new JarEntry("dev/relaycp/shaded/picocli/CommandLine.class"));
       out.closeEntry();
     }
     return jar;

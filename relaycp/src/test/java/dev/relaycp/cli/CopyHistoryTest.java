@@ -72,7 +72,9 @@ class CopyHistoryTest {
     assertThat(run.exitCode()).as(run.err()).isZero();
     JsonNode summary = run.json();
     int pairs = summary.get("plan").get("pairs").asInt();
-    assertThat(pairs).isBetween(1, 2);
+    // The relaycp model's balanced choice for this listing on two datanodes at the default
+    // rates: nothing is measured yet, so it is the same every run.
+    assertThat(pairs).isEqualTo(1);
     assertThat(summary.get("plan").get("reason").asText()).isNotBlank();
     assertThat(summary.get("plan").get("notes").toString())
         .contains("source: 2 datanode(s), from the NameNode's datanode report")

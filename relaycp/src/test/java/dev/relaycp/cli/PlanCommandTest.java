@@ -17,6 +17,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,6 +140,24 @@ class PlanCommandTest {
   }
 
   @Test
+  void noHistoryPlansFromTheCatalogAlone() throws Exception {
+    RelayCatalog catalog = RelayCatalog.load(Path.of("..", "conf", RelayCatalog.FILE_NAME));
+    MachineType micro = catalog.find("aws/t2.micro");
+    ThroughputHistoryFile.record(
+        temporary.resolve("history.json"),
+        ThroughputHistory.machineKey(micro, ThroughputHistory.Direction.EXTERNAL),
+        DataRate.ofMebibytesPerSecond(20),
+        Instant.parse("2024-01-01T00:00:00Z"));
+
+    JsonNode plan = json(run("--what-if", "--size", "8GiB", "--vm-type", "aws/t2.micro",
+        "--no-history", "--json"));
+
+    assertThat(plan.get("machine").get("externalMebibytesPerSecond").asDouble())
+        .isEqualTo(Math.round(micro.external().mebibytesPerSecond() * 1000) / 1000.0);
+    assertThat(plan.get("notes").get(0).asText()).startsWith("figures of aws/t2.micro from the catalog");
+  }
+
+  @Test
   void histogramOfFewHugeAndManySmallFiles() throws Exception {
     Run run =
         run("--what-if", "--model", "distcp", "--file-sizes", "2x4GiB,1000x1MiB", "--pairs", "0-2", "--json");
@@ -171,7 +190,7 @@ class PlanCommandTest {
     double slowerVerification =
         seconds(run(concat(smallFiles, "--relaycp-verify-seconds", "0.011")));
     // 5000 files, 10 ms more each: 50 s more, after the data.
-    assertThat(slowerVerification - relaycp).isCloseTo(50, org.assertj.core.api.Assertions.within(1e-6));
+    assertThat(slowerVerification - relaycp).isCloseTo(50, within(1e-6));
     String[] distcp = concat(smallFiles, "--model", "distcp", "--distcp-maps", "6",
         "--distcp-slots-per-node", "2", "--distcp-file-seconds", "0.3");
     assertThat(seconds(run(concat(distcp, "--distcp-concurrent-files", "3"))))
@@ -199,7 +218,7 @@ class PlanCommandTest {
   }
 
   private static String[] concat(String[] first, String... more) {
-    String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+    String[] all = Arrays.copyOf(first, first.length + more.length);
     System.arraycopy(more, 0, all, first.length, more.length);
     return all;
   }
@@ -235,5 +254,32 @@ class PlanCommandTest {
     Run onlySource = run("hdfs://a/x");
     assertThat(onlySource.exitCode()).isEqualTo(3);
     assertThat(onlySource.output()).contains("give SRC and DST to plan a copy between live clusters");
+  }
+  /** The JSON a user's scripts read: every field's name, in order, at every level. */
+  @Test
+  void jsonFieldNamesAreStable() throws Exception {
+    JsonNode plan = json(run("--what-if", "--size", "8GiB", "--pairs", "0-1", "--json"));
+
+    assertThat(fieldNames(plan)).containsExactly("model", "bytes", "files", "machine",
+        "distcpSeconds", "sequentialSeconds", "rows", "chosen", "pretest", "notes");
+    assertThat(fieldNames(plan.get("machine"))).containsExactly("provider", "vmType",
+        "dollarsPerHour", "externalMebibytesPerSecond", "internalMebibytesPerSecond",
+        "bootSeconds", "source");
+    assertThat(fieldNames(plan.get("rows").get(1))).containsExactly("pairs", "vmType",
+        "relaysStarted", "seconds", "dollars", "speedupVsDistcp", "speedupVsSequential");
+    assertThat(fieldNames(plan.get("chosen"))).containsExactly("pairs", "vmType",
+        "relaysStarted", "seconds", "dollars", "speedupVsDistcp", "speedupVsSequential",
+        "reason");
+    assertThat(fieldNames(plan.get("pretest"))).containsExactly("pays", "pairs",
+        "pretestSeconds", "secondsWithout", "dollarsWithout", "secondsWith", "dollarsWith",
+        "reason");
+    assertThat(plan.get("rows").get(1).get("seconds").isDouble()).isTrue();
+    assertThat(plan.get("notes").isArray()).isTrue();
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
   }
 }

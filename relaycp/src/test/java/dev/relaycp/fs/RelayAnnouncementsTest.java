@@ -1,6 +1,7 @@
 package dev.relaycp.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
@@ -24,8 +25,8 @@ class RelayAnnouncementsTest {
     Files.writeString(temporary.resolve("relays/container_1_0001_01_000004.pending"), "dn3:1");
 
     assertThat(announcements.read()).containsOnly(
-        org.assertj.core.api.Assertions.entry("container_1_0001_01_000002", "dn1.example.com:40123"),
-        org.assertj.core.api.Assertions.entry("container_1_0001_01_000003", "dn2.example.com:40777"));
+        entry("container_1_0001_01_000002", "dn1.example.com:40123"),
+        entry("container_1_0001_01_000003", "dn2.example.com:40777"));
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DataSizeAndRateTest {
@@ -51,7 +52,7 @@ class DataSizeAndRateTest {
     assertThat(workload.totalSize().bytes()).isEqualTo(10);
     assertThat(workload.fileCount()).isEqualTo(3);
     assertThat(workload.largestFile().bytes()).isEqualTo(4);
-    assertThat(Workload.ofSizes(java.util.List.of(DataSize.ofBytes(5), DataSize.ofBytes(5), DataSize.ofBytes(1))).groups())
+    assertThat(Workload.ofSizes(List.of(DataSize.ofBytes(5), DataSize.ofBytes(5), DataSize.ofBytes(1))).groups())
         .containsExactly(
             new Workload.FileGroup(2, DataSize.ofBytes(5)), new Workload.FileGroup(1, DataSize.ofBytes(1)));
   }

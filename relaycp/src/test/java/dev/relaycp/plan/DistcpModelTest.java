@@ -11,6 +11,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.relaycp.error.RelayCpException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DistcpModelTest {
@@ -122,7 +127,7 @@ class DistcpModelTest {
     // runs of 199, 199, 200 and 199 small files, and the last 199 share a map with the 2004
     // small files of the later windows (144 MB, under the 212 MB a map may take). They start
     // longest split first, as the lab's M did (2,286, 274, 237, 180 and 26 files, then the four
-    // huge files: lab-M-distcp-maps.txt beside this test, from the lab run of 2026-11-23 pm).
+    // huge files: see mapsStartLongestSplitFirstAsTheLabsDistcpDid).
     DistcpSettings lab = new DistcpSettings(6, 2, 0, 0, 0, 0, DataSize.ofMebibytes(32));
     Workload large = Workload.of(new Workload.FileGroup(8, DataSize.ofMebibytes(256)));
     Workload small = Workload.of(new Workload.FileGroup(5000, DataSize.ofBytes(65536)));
@@ -137,6 +142,32 @@ class DistcpModelTest {
     assertThat(DistcpModel.maps(mixed, lab))
         .extracting(map -> map.size() - 1)
         .containsExactly(2203, 200, 199, 199, 199, 1, 1, 1, 1);
+  }
+
+  @Test
+  void mapsStartLongestSplitFirstAsTheLabsDistcpDid() throws IOException {
+    // lab-M-distcp-maps.txt: each map of the lab's DistCp M (2026-11-23 pm) with its files;
+    // container ids are in the order YARN started them.
+    List<Long> labFiles;
+    try (InputStream log = DistcpModelTest.class.getResourceAsStream("lab-M-distcp-maps.txt")) {
+      labFiles = new String(log.readAllBytes(), StandardCharsets.UTF_8).lines()
+          .filter(line -> line.startsWith("container_"))
+          .map(line -> line.split("\\s+"))
+          .sorted(Comparator.comparing(fields -> fields[0]))
+          .map(fields -> Long.parseLong(fields[2]))
+          .toList();
+    }
+    DistcpSettings lab = new DistcpSettings(6, 2, 0, 0, 0, 0, DataSize.ofMebibytes(32));
+    Workload mixed = Workload.of(
+        new Workload.FileGroup(4, DataSize.ofMebibytes(256)),
+        new Workload.FileGroup(3000, DataSize.ofBytes(65536)));
+
+    List<Integer> modelFiles =
+        DistcpModel.maps(mixed, lab).stream().map(map -> map.size() - 1).toList();
+
+    assertThat(labFiles).containsExactly(2286L, 274L, 237L, 180L, 26L, 1L, 1L, 1L, 1L);
+    assertThat(labFiles).isSortedAccordingTo(Comparator.reverseOrder());
+    assertThat(modelFiles).hasSameSizeAs(labFiles).isSortedAccordingTo(Comparator.reverseOrder());
   }
 
   @Test

@@ -117,4 +117,21 @@ class RelayCatalogTest {
     assertThatThrownBy(() -> RelayCatalog.parse(text, "test.csv"))
         .hasMessageStartingWith("test.csv line 2: throughput '0MiB/s' is not positive");
   }
+
+  @Test
+  void quotedFieldsMayHoldCommasAndQuotesAndCommentsNameNoLine() {
+    String text = "# a comment, with a comma\n"
+        + "provider,region,vm_type,dollars_per_hour,external,internal,boot_seconds,"
+        + "billing_granularity_seconds,billing_minimum_seconds,source\n"
+        + "\n"
+        + "aws, us-east-1 ,t2.micro,0.0116,15MiB/s,90MiB/s,83,1,60,\"Table 5.4, \"\"measured\"\"\"\n"
+        + "aws,r,t,0.1,15MiB/s,10MiB/s,1,1,0\n";
+
+    assertThatThrownBy(() -> RelayCatalog.parse(text, "test.csv"))
+        .hasMessage("test.csv line 5 has 9 fields, not 10; quote fields holding commas");
+    MachineType micro = RelayCatalog.parse(text.substring(0, text.lastIndexOf("aws,r")), "test.csv")
+        .find("t2.micro");
+    assertThat(micro.region()).isEqualTo("us-east-1");
+    assertThat(micro.source()).isEqualTo("Table 5.4, \"measured\"");
+  }
 }

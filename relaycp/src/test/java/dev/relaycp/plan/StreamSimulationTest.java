@@ -3,6 +3,8 @@ package dev.relaycp.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +33,7 @@ class StreamSimulationTest {
     // last 1 s more: 14 s. With 16 workers and no window node 0 takes 16 at once (10 B at
     // 10/16 B/s: 16 s) and the late nodes only the last 4.
     List<List<StreamSimulation.Step>> tasks =
-        java.util.Collections.nCopies(20, List.of(new StreamSimulation.Step(0, 10)));
+        Collections.nCopies(20, List.of(new StreamSimulation.Step(0, 10)));
     List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 1000));
     List<StreamSimulation.Node> windowed =
         List.of(
@@ -52,7 +54,7 @@ class StreamSimulationTest {
     // Four workers, each 1 s unshared then 2 s shared. Two lanes: the unshared second runs side
     // by side (1 s), then four workers split two lanes, half speed: 4 s more. No limit: 3 s.
     List<List<StreamSimulation.Step>> tasks =
-        java.util.Collections.nCopies(
+        Collections.nCopies(
             4, List.of(new StreamSimulation.Step(1, 0), new StreamSimulation.Step(2, 0, true)));
     List<StreamSimulation.Node> node = List.of(new StreamSimulation.Node(10, 0, 4));
     List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
@@ -80,7 +82,7 @@ class StreamSimulationTest {
     // together they stay in lock-step: 1 s, then 16 x 0.5 bytes sharing the node (0.8 s), ten
     // rounds: 18 s. Started 1/16 s apart, each one's bytes are done before the next one's
     // start: 1.05 s a task, and the last worker ends its tenth at 15/16 + 10.5 = 11.4375 s.
-    List<List<StreamSimulation.Step>> tasks = new java.util.ArrayList<>();
+    List<List<StreamSimulation.Step>> tasks = new ArrayList<>();
     for (int task = 0; task < 160; task++) {
       tasks.add(List.of(new StreamSimulation.Step(1, 0.5)));
     }

@@ -3,11 +3,15 @@ package dev.relaycp.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,5 +79,30 @@ class ThroughputHistoryFileTest {
         .isEqualTo(Path.of("/tmp/config/relaycp/history.json"));
     assertThat(ThroughputHistoryFile.defaultPath(Map.of()))
         .isEqualTo(Path.of(System.getProperty("user.home"), ".config", "relaycp", "history.json"));
+  }
+  /** The file other versions of relaycp read: its field names, in order. */
+  @Test
+  void savedFieldNamesAreStable() throws Exception {
+    Path file = directory.resolve("history.json");
+    String key = ThroughputHistory.nodeKey("dn1", ThroughputHistory.Direction.EXTERNAL);
+    ThroughputHistoryFile.record(file, key, DataRate.ofMebibytesPerSecond(10),
+        Instant.parse("2024-01-01T00:00:00Z"));
+
+    JsonNode root = new ObjectMapper().readTree(Files.readString(file));
+
+    assertThat(fieldNames(root)).containsExactly(
+        "version", "historyLength", "referenceIntervalSeconds", "estimates");
+    assertThat(root.get("version").asInt()).isEqualTo(1);
+    assertThat(fieldNames(root.get("estimates"))).containsExactly(key);
+    assertThat(fieldNames(root.get("estimates").get(key))).containsExactly(
+        "mean", "gamma", "samples", "lastSampleAt");
+    assertThat(root.get("estimates").get(key).get("lastSampleAt").asText())
+        .isEqualTo("2024-01-01T00:00:00Z");
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
   }
 }

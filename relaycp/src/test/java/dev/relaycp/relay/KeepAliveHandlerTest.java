@@ -7,6 +7,8 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.relay.RelayMessage.ChunkDone;
 import dev.relaycp.relay.RelayMessage.KeepAlive;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.timeout.IdleStateEvent;
 import org.junit.jupiter.api.Test;
@@ -47,11 +49,11 @@ class KeepAliveHandlerTest {
   }
 
   /** Counts the reads asked for from beyond it. */
-  private static final class ReadCounter extends io.netty.channel.ChannelOutboundHandlerAdapter {
+  private static final class ReadCounter extends ChannelOutboundHandlerAdapter {
     int count;
 
     @Override
-    public void read(io.netty.channel.ChannelHandlerContext ctx) throws Exception {
+    public void read(ChannelHandlerContext ctx) throws Exception {
       count++;
       super.read(ctx);
     }

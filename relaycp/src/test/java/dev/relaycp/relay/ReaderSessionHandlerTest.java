@@ -60,8 +60,8 @@ class ReaderSessionHandlerTest {
     driver.send(order(1, first, content.length));
     assertThat(GatedCloseFileSystem.awaitFirstClosing(GatedCloseFileSystem.GATE_SECONDS))
         .as("the first file reached its close").isTrue();
-    // Give the reader every chance to have finished with its connection to the writer.
-    Thread.sleep(200);
+    // The reader has sent the first chunk's end: its connection to the writer is free.
+    assertThat(chunksReadWithin(reader, 1, 10)).as("the reader finished the first chunk").isTrue();
     driver.send(order(2, second, content.length));
 
     RelayMessage one = answers.poll(30, TimeUnit.SECONDS);
@@ -71,6 +71,18 @@ class ReaderSessionHandlerTest {
     assertThat(directory.resolve("out/first")).hasBinaryContent(content);
     assertThat(directory.resolve("out/second")).hasBinaryContent(content);
     driver.close();
+  }
+
+  /** Whether {@code relay} has read {@code chunks} chunks within {@code seconds}. */
+  private static boolean chunksReadWithin(RelayServer relay, long chunks, long seconds) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (relay.counters().chunksRead() < chunks) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.onSpinWait();
+    }
+    return true;
   }
 
   private ChunkOrder order(long id, Path source, long length) {

@@ -83,14 +83,26 @@ class TransferSecretTest {
   }
 
   @Test
-  void nonHexFileIsUsedAsRawText() throws IOException {
-    String text = "correct horse battery staple";
+  void nonHexFileIsAnInvalidArgument() throws IOException {
     Path file = directory.resolve("secret");
-    Files.writeString(file, text + "\n");
-    byte[] nonce = {4, 5, 6};
+    Files.writeString(file, "correct horse battery staple\n");
 
-    assertThat(TransferSecret.read(file).prove(nonce))
-        .isEqualTo(TransferSecret.of(text.getBytes(StandardCharsets.UTF_8)).prove(nonce));
+    assertThatThrownBy(() -> TransferSecret.read(file))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessage("the secret file " + file + " is not one line of hex digits (not a"
+            + " hexadecimal digit: \"o\" = 111); make one with `openssl rand -hex 32 > secret`")
+        .extracting(failure -> ((RelayCpException) failure).code())
+        .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void oddNumberOfHexDigitsIsAnInvalidArgument() throws IOException {
+    Path file = directory.resolve("secret");
+    Files.writeString(file, "00112233445566778899aabbccddeeff0\n");
+
+    assertThatThrownBy(() -> TransferSecret.read(file))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("is not one line of hex digits");
   }
 
   @Test
@@ -102,10 +114,13 @@ class TransferSecretTest {
   }
 
   @Test
-  void sixteenByteSecretIsAccepted() {
+  void sixteenByteSecretIsAcceptedAndProvesWithHmacSha256OfItsKey() throws Exception {
+    byte[] key = HexFormat.of().parseHex("000102030405060708090a0b0c0d0e0f");
     byte[] nonce = {1};
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(key, "HmacSHA256"));
 
-    assertThat(TransferSecret.of(new byte[16]).prove(nonce)).hasSize(32);
+    assertThat(TransferSecret.of(key).prove(nonce)).isEqualTo(mac.doFinal(nonce));
   }
 
   @Test

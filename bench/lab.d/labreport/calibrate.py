@@ -1,0 +1,339 @@
+"""Calibrating the planner's models on a lab run: each tool's start-up and per-file costs
+solved from the start-up probes so that `relaycp plan`'s own models give the probes' seconds
+back, and the planner's predictions for every copy of the run."""
+import math
+import os
+import subprocess
+import json
+import sys
+
+from .parse import (PROBE_FILE_BYTES, U_FILES, V_FILES, W_FILES, X_FILES, Y_FILES,
+                    probe_rate, relaycp_phases, spawned_probe, startup_seconds,
+                    distcp_map_costs)
+
+# The planner's defaults for a DistCp map's start-up and per-file cost (DistcpSettings).
+DISTCP_TASK_SECONDS = 4.0
+DISTCP_FILE_SECONDS = 0.1
+
+
+# relaycp's route window for small files: a reader relay streams 16 chunks at once
+# (relaycp.relay.parallel-streams) out of the 32 a route may have outstanding
+# (relaycp.copy.chunks-in-flight-per-route); RelaycpSettings.chunksAtOnce.
+RELAYCP_CHUNKS_AT_ONCE = min(16, 32)
+
+
+def relaycp_rounds(files, routes, at_once):
+    """Rounds of per-file cost the planner's relaycp model needs for `files` one-chunk files
+    over `routes` routes of `at_once` chunks each: in each round a route with no chunk takes
+    one, and takes more only while more chunks wait than there are routes (the copy's
+    hold-back rule, StreamSimulation's holdBack)."""
+    rounds, left = 0, files
+    while left > 0:
+        rounds += 1
+        taken = 0
+        for slot in range(at_once):
+            for _ in range(routes):
+                if left == 0 or (slot > 0 and left <= routes):
+                    continue
+                left -= 1
+                taken += 1
+        if taken == 0:
+            break
+    return rounds
+
+
+def distcp_overheads(distcp, slots, external=None):
+    """DistCp's job start-up, task start-up, cost per file and concurrent files, solved from
+    its start-up probes so that the planner's DistCp model gives their seconds back.
+
+    A map's cost per file depends on how many maps pay it at once (they share the namenodes
+    and, in the WAN lab, two cores). V is one map copying 300 files after T's one, so a lone
+    map's cost is f = (V - T) / 299. W and U are all `slots` maps at once, with w and u files
+    each, so a map's cost with every slot busy is F = (W - U) / (w - u); the model's concurrent
+    files are then slots x f / F, so that `slots` maps sharing them go at F. T is the job
+    start-up, a lone map's start-up (the planner's default) and one file: J = T - task - f.
+    U is J, a wave of map start-ups (JVMs and their first files, slower side by side) and u
+    files at F: the model's task start-up is U - J - u F, which it applies to every map.
+    Each file's bytes, at a host's WAN rate `external` (bytes/s), are taken out of f and F:
+    the model adds them itself.
+
+    Without V the cost does not depend on the maps at once; without W, F comes from U and T
+    (F = (U - T) / (u - 1)), which counts the slower wave of start-ups as cost per file."""
+    if "T" not in distcp:
+        return None
+    per_map_u = math.ceil(U_FILES / slots)
+    per_map_w = math.ceil(W_FILES / slots)
+    wide = lone = None
+    if "U" in distcp and "W" in distcp and per_map_w > per_map_u:
+        wide = max(0.0, distcp["W"] - distcp["U"]) / (per_map_w - per_map_u)
+    elif "U" in distcp and per_map_u > 1:
+        wide = max(0.0, distcp["U"] - distcp["T"]) / (per_map_u - 1)
+    if "V" in distcp:
+        lone = max(0.0, distcp["V"] - distcp["T"]) / (V_FILES - 1)
+    bytes_seconds = PROBE_FILE_BYTES / external if external else 0.0
+    if wide is not None:
+        wide = max(0.0, wide - bytes_seconds)
+    if lone is not None:
+        lone = max(0.0, lone - bytes_seconds)
+    per_file, concurrent = DISTCP_FILE_SECONDS, 0.0
+    if wide is not None:
+        per_file = wide
+        if lone is not None and 0 < lone < wide:
+            per_file, concurrent = lone, max(1.0, slots * lone / wide)
+    job = max(0.0, distcp["T"] - DISTCP_TASK_SECONDS - (lone if lone is not None else per_file))
+    task = DISTCP_TASK_SECONDS
+    if "U" in distcp and "W" in distcp and wide is not None:
+        task = max(0.0, distcp["U"] - job - per_map_u * wide)
+    return {"job": job, "task": task, "per_file": per_file, "concurrent_files": concurrent,
+            "lone_per_file": lone, "wide_per_file": wide}
+
+
+def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
+    """The planner's start-up and per-file options from the start-up probes, solved so that
+    the planner's own models give their seconds back.
+
+    DistCp: see distcp_overheads, or distcp_fit when given (calibrate_distcp's).
+
+    relaycp: U's and Y's files take relaycp_rounds rounds over every datanode relay's route,
+    so a stream's steady cost per file with every route busy is F = (copying(Y) -
+    copying(U)) / (rounds(Y) - rounds(U)) from relaycp's own phase times (U alone would count
+    the first files' start-up); commit and verification per file are (phase(Y) - phase(U)) /
+    (3000 - 300). Results from before Y existed use W (1,200 files) in its place. X is 1,200
+    files with a quarter of the streams (every route, fewer chunks in flight on each): its
+    cost per file is f = (copying(X) - copying(T)) / (rounds(X) - 1).
+    Where f is below F the streams share the per-file work: the model's concurrent files are
+    streams x f / F, so that the streams sharing them go at F. One file's bytes at the
+    route's WAN rate are taken out of each round (the model adds them itself, and starts a
+    route's streams apart so that their bytes seldom meet); where X's files' bytes one after
+    another fill most of its round, X was held by the network and says nothing about sharing.
+    The start-up is what is left of T: T - f - commit - verification.
+    Without phase times, F comes from the wall times, (Y - U) / (rounds(Y) - rounds(U))."""
+    options = []
+    slots = lab["datanodes_per_site"] * lab["slots_per_node"]
+    distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
+    fitted = distcp_fit or distcp_overheads(distcp, slots, external)
+    if fitted is not None:
+        options += distcp_options(fitted)
+    if "T" in relaycp:
+        per_file = None
+        routes = lab["datanodes_per_site"]
+        phases = phases or {}
+        steady, steady_files = ("Y", Y_FILES) if "Y" in phases or "Y" in relaycp else ("W", W_FILES)
+        rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
+        rounds_steady = relaycp_rounds(steady_files, routes, RELAYCP_CHUNKS_AT_ONCE)
+        after = 0.0
+        # In a round each stream moves one file. The model starts a route's streams apart, so
+        # that a file's bytes mostly have the route to themselves while the others pay their
+        # per-file cost, as in a copy: a round is the cost plus one file's bytes at the route's
+        # WAN rate, which the model adds itself.
+        round_bytes = (PROBE_FILE_BYTES / external) if external else 0.0
+        if "U" in phases and steady in phases and rounds_steady > rounds_u:
+            u, w = phases["U"], phases[steady]
+            per_file = max(0.0, max(0.0, w["copying"] - u["copying"]) / (rounds_steady - rounds_u)
+                           - round_bytes)
+            commit = max(0.0, w["committing"] - u["committing"]) / (steady_files - U_FILES)
+            verify = max(0.0, w["verifying"] - u["verifying"]) / (steady_files - U_FILES)
+            after = commit + verify
+            options += ["--relaycp-commit-seconds", f"{commit:.4f}",
+                        "--relaycp-verify-seconds", f"{verify:.4f}"]
+            # X: every route with x_at_once chunks in flight (runs before 2026-11-23 10:00
+            # sent X over one route, which its WAN cap held below W's rate).
+            x_at_once = min(RELAYCP_CHUNKS_AT_ONCE, lab.get("x_chunks_in_flight", 0)) or None
+            x_routes = routes if x_at_once else 1
+            x_at_once = x_at_once or RELAYCP_CHUNKS_AT_ONCE
+            rounds_x = relaycp_rounds(X_FILES, x_routes, x_at_once)
+            x_link_seconds = (x_at_once * PROBE_FILE_BYTES / external) if external else 0.0
+            if "X" in phases and "T" in phases and x_routes * x_at_once < routes * RELAYCP_CHUNKS_AT_ONCE \
+                    and rounds_x > 1:
+                x_round = max(0.0, phases["X"]["copying"] - phases["T"]["copying"]) / (rounds_x - 1)
+                fewer = max(0.0, x_round - round_bytes)
+                # Where X's rounds were mostly its bytes crossing the WAN (each route's files
+                # one after another), X measured the network, not what fewer streams pay.
+                if 0 < fewer < per_file and x_link_seconds < 0.8 * x_round:
+                    streams = routes * RELAYCP_CHUNKS_AT_ONCE
+                    options += ["--relaycp-concurrent-files",
+                                f"{max(1.0, streams * fewer / per_file):.1f}"]
+                    per_file = fewer
+        elif "U" in relaycp and steady in relaycp and rounds_steady > rounds_u:
+            per_file = max(0.0, relaycp[steady] - relaycp["U"]) / (rounds_steady - rounds_u)
+        elif "U" in relaycp and rounds_u > 1:
+            per_file = max(0.0, relaycp["U"] - relaycp["T"]) / (rounds_u - 1)
+        start = relaycp["T"] - (per_file or 0.0) - after
+        options += ["--relaycp-start-seconds", f"{max(0.0, start):.1f}"]
+        if per_file is not None:
+            options += ["--relaycp-file-seconds", f"{per_file:.3f}"]
+    return options
+
+
+def plan_json(binary, arguments):
+    """`relaycp plan` run with `arguments`, its JSON answer parsed; RuntimeError with the
+    planner's own message when it exits non-zero."""
+    res = subprocess.run([binary, "plan"] + arguments, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(res.stderr.strip())
+    return json.loads(res.stdout)
+
+
+def distcp_options(fitted):
+    """The planner's DistCp options for a fit; precise enough that calibrate_distcp's secant
+    steps see the model move."""
+    return ["--distcp-job-seconds", f"{fitted['job']:.2f}",
+            "--distcp-task-seconds", f"{fitted['task']:.2f}",
+            "--distcp-file-seconds", f"{fitted['per_file']:.4f}",
+            "--distcp-concurrent-files", f"{fitted['concurrent_files']:.3f}"]
+
+
+def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None, external=None):
+    """distcp_overheads solved in closed form, then corrected so that the planner's DistCp model
+    itself gives the probes' seconds back. The closed form takes each file's bytes out at one
+    host's WAN rate, while the model shares a node's rate among its slots and sends blocks to
+    random datanodes, so it put W some 6% above what W took (2026-11-23). In turn, by the
+    secant method on the model: a lone map's cost per file from V (one map), the concurrent
+    files from W (every slot busy), the task start-up from U. Where the maps' own timings are
+    there (`map_costs`, distcp_map_costs), the costs per file come from them instead (a lone
+    map's from V's map, one with every slot busy from W's), and the task and job start-ups are
+    solved on U and T. Returns the corrected fit, or `fitted` where
+    a probe or the planner is missing."""
+    if fitted is None or not binary or not all(p in distcp for p in ("T", "U", "V", "W")):
+        return fitted
+    fit = dict(fitted)
+
+    def model(files, maps):
+        return plan_json(binary, ["--what-if", "--json", "--file-sizes", f"{files}x{PROBE_FILE_BYTES}",
+                                  "--distcp-maps", str(maps)] + lab_options + distcp_options(fit)
+                         + ["--model", "distcp", "--pairs", "0"])["distcpSeconds"]
+
+    def solve(key, files, maps, target, low):
+        x0 = fit[key]
+        y0 = model(files, maps) - target
+        x1 = max(low, x0 * (1 - 0.1 * (1 if y0 > 0 else -1)) if x0 else 0.01)
+        for _ in range(6):
+            fit[key] = x1
+            y1 = model(files, maps) - target
+            if abs(y1) < 0.05 or y1 == y0:
+                return
+            x0, y0, x1 = x1, y1, max(low, x1 - y1 * (x1 - x0) / (y1 - y0))
+        fit[key] = x1
+
+    try:
+        if map_costs and "lone" in map_costs and "wide" in map_costs:
+            # The maps' own timings give the costs per file (less each file's bytes at a
+            # host's WAN rate, which the model adds); the start-ups are then solved so that
+            # the model gives U and T back.
+            bytes_seconds = PROBE_FILE_BYTES / external if external else 0.0
+            lone = max(0.0, map_costs["lone"] - bytes_seconds)
+            wide = max(0.0, map_costs["wide"] - bytes_seconds)
+            fit["per_file"] = lone
+            fit["concurrent_files"] = max(1.0, slots * lone / wide) if 0 < lone < wide else 0.0
+            fit["lone_per_file"], fit["wide_per_file"] = lone, max(lone, wide)
+            for _ in range(2):
+                solve("task", U_FILES, slots, distcp["U"], 0.0)
+                solve("job", 1, slots, distcp["T"], 0.0)
+            return fit
+        concurrent = fit["concurrent_files"]
+        fit["concurrent_files"] = 0.0          # V is one map: the limit does not apply
+        solve("per_file", V_FILES, 1, distcp["V"], 0.0)
+        fit["lone_per_file"] = fit["per_file"]
+        fit["concurrent_files"] = concurrent or float(slots)
+        solve("concurrent_files", W_FILES, slots, distcp["W"], 1.0)
+        solve("task", U_FILES, slots, distcp["U"], 0.0)
+        fit["wide_per_file"] = fit["per_file"] * slots / fit["concurrent_files"]
+    except RuntimeError as e:
+        print(f"DistCp calibration failed, using the closed form: {e}", file=sys.stderr)
+        return fitted
+    return fit
+
+
+def calibrate_spawned_factor(binary, lab_options, options, phases, probe):
+    """How many times a datanode relay's cost per file a spawned relay pays, solved on the
+    planner's relaycp model (bisection on the factor, which only slows the model) so that Y
+    over the probe's spawned pairs takes as much longer, or shorter, than Y alone as the probes'
+    copying phases did. Returns {"factor", "copying_seconds_over_y", "pairs"}, or None without
+    the probes."""
+    if not binary or probe is None or "Y" not in phases:
+        return None
+    measured = probe["copying"] - phases["Y"]["copying"]
+    # The probe's spawned hosts joined at `join`, not after the lab's boot delay.
+    boot_at = lab_options.index("--boot-seconds") + 1
+    boot = lab_options[:boot_at] + [f"{probe['join']:.2f}"] + lab_options[boot_at + 1:]
+
+    def model(factor, pairs):
+        return plan_json(binary, ["--what-if", "--json", "--file-sizes", f"{Y_FILES}x{PROBE_FILE_BYTES}"]
+                         + boot + options + ["--relaycp-spawned-file-factor", f"{factor:.4f}",
+                                             "--model", "relaycp", "--pairs", str(pairs)])["rows"][0]["seconds"]
+
+    def solved(factor):
+        return {"factor": factor, "copying_seconds_over_y": measured, "pairs": probe["pairs"]}
+
+    try:
+        alone = model(1.0, 0)
+        low, high = 0.25, 32.0
+        if model(low, probe["pairs"]) - alone >= measured:
+            return solved(low)
+        if model(high, probe["pairs"]) - alone <= measured:
+            return solved(high)
+        for _ in range(12):
+            middle = math.sqrt(low * high)
+            if model(middle, probe["pairs"]) - alone < measured:
+                low = middle
+            else:
+                high = middle
+        return solved(math.sqrt(low * high))
+    except RuntimeError as e:
+        print(f"spawned relays' factor not solved: {e}", file=sys.stderr)
+        return None
+
+
+def predict(folder, lab, probe, runs):
+    """The planner's predicted seconds for every run, from `relaycp plan --what-if` given
+    the lab's own figures: the dataset's file sizes, node counts, slots, block size, boot
+    delay, and the per-host rates the cap probe measured (as `relaycp probe` would have
+    recorded them), keyed by (dataset, tool, k); the DistCp fit they used; and the spawned
+    relays' factor of calibrate_spawned_factor (None for each without predictions or without
+    the probes)."""
+    binary = lab.get("relaycp_bin")
+    external, internal = probe_rate(probe, "cross-site"), probe_rate(probe, "in-site")
+    startup = startup_seconds(folder)
+    sizes = lab.get("file_sizes") or {}
+    if not binary or not os.path.exists(binary) or not external or not internal:
+        return {}, None, None
+    out = {}
+    slots = lab["datanodes_per_site"] * lab["slots_per_node"]
+    lab_options = ["--source-nodes", str(lab["datanodes_per_site"]),
+                   "--destination-nodes", str(lab["datanodes_per_site"]),
+                   "--replication", str(lab["replication"]),
+                   "--internal", f"{internal:.3f}MB/s", "--external", f"{external:.3f}MB/s",
+                   "--boot-seconds", str(lab["boot_delay_s"]),
+                   "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
+                   "--distcp-slots-per-node", str(lab["slots_per_node"])]
+    distcp = startup.get("distcp", {})
+    fit = calibrate_distcp(binary, lab_options, distcp, slots,
+                           distcp_overheads(distcp, slots, external * 1e6),
+                           distcp_map_costs(folder), external * 1e6)
+    phases = relaycp_phases(folder)
+    options = overhead_options(startup, lab, phases, external * 1e6, fit)
+    spawned = calibrate_spawned_factor(binary, lab_options + ["--distcp-maps", str(slots)], options,
+                                       phases, spawned_probe(folder, lab))
+    if spawned:
+        options += ["--relaycp-spawned-file-factor", f"{spawned['factor']:.3f}"]
+    for ds in sorted({r["dataset"] for r in runs}):
+        if not sizes.get(ds):
+            continue
+        ks = sorted({r["k"] for r in runs if r["dataset"] == ds and r["tool"] == "relaycp"})
+        common = ["--what-if", "--json", "--file-sizes", sizes[ds]] + lab_options + [
+                  "--distcp-maps", str(slots)]
+        common += options
+        for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
+            arguments = common + ["--model", model, "--pairs", pairs]
+            shown = " ".join(["plan"] + arguments)
+            try:
+                plan = plan_json(binary, arguments)
+            except RuntimeError as e:
+                print(f"prediction failed ({binary} {shown}): {e}", file=sys.stderr)
+                continue
+            if model == "distcp":
+                out[(ds, "distcp", 0)] = {"seconds": plan["distcpSeconds"], "command": "relaycp " + shown}
+            else:
+                for row in plan["rows"]:
+                    out[(ds, "relaycp", row["pairs"])] = {"seconds": row["seconds"], "command": "relaycp " + shown}
+    return out, fit, spawned

@@ -1,0 +1,252 @@
+"""The report of a lab run: the checks and the issue's targets, results.json, results.md and
+the charts. matplotlib comes from the lab's virtualenv (bench/lab.d/requirements.txt)."""
+import json
+import os
+
+from .calibrate import distcp_overheads
+from .parse import probe_rate, startup_seconds, warm_up_text
+
+
+def load_matplotlib():
+    """matplotlib with the Agg backend; the lab installs it (bench/lab.d/requirements.txt)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def target_checks(runs):
+    """The issue's performance targets, for the runs present: relaycp against DistCp on the
+    same dataset in the same lab run, the fraction of the limit, and prediction errors."""
+    targets = []
+    ok_runs = [r for r in runs if "status" not in r and r.get("mb_per_s")]
+    distcp = {r["dataset"]: r for r in ok_runs if r["tool"] == "distcp"}
+    for r in ok_runs:
+        if r["tool"] != "relaycp" or r["dataset"] not in distcp:
+            continue
+        ratio = r["mb_per_s"] / distcp[r["dataset"]]["mb_per_s"]
+        if r["dataset"] == "L" and r["k"] == 0:
+            targets.append((f"L relaycp k=0 at least 0.9x DistCp's MB/s: {ratio:.2f}x", ratio >= 0.9))
+        if r["dataset"] == "L" and r["k"] == 6:
+            targets.append((f"L relaycp k=6 at least 2.5x DistCp's MB/s: {ratio:.2f}x", ratio >= 2.5))
+            frac = r.get("fraction_of_limit") or 0
+            targets.append((f"L relaycp k=6 at least 90% of the physical limit in steady state: "
+                            f"{100 * frac:.0f}%", frac >= 0.9))
+        if r["dataset"] == "S":
+            targets.append((f"S relaycp k={r['k']} at least 3x DistCp's MB/s: {ratio:.2f}x", ratio >= 3))
+    for r in ok_runs:
+        if r.get("prediction_error_pct") is not None:
+            e = r["prediction_error_pct"]
+            targets.append((f"{r['dataset']} {r['tool']} k={r['k']}: predicted {r['predicted_seconds']:.1f} s "
+                            f"against {r['wall_seconds']:.1f} s measured ({e:+.1f}%), within 15%", abs(e) <= 15))
+    return targets
+
+
+def fmt(v, nd=1):
+    if v is None:
+        return "–"
+    if isinstance(v, float):
+        return f"{v:.{nd}f}"
+    return str(v)
+
+
+def checks(probe, runs):
+    """The lab's own checks: each cap within its bounds, each copy exited 0 and verified."""
+    found = []
+    for p in probe:
+        ratio = p["mbit_per_s"] / p["cap_mbit"]
+        if "cross-site" in p["kind"]:
+            found.append((f"cap {p['kind']} {p['from']}->{p['to']}: {p['mbit_per_s']} Mbit/s within 10% of v_e",
+                           0.9 <= ratio <= 1.1))
+        else:
+            found.append((f"cap in-site {p['from']}->{p['to']}: {p['mbit_per_s']} Mbit/s at least 80% of v_i",
+                           0.8 <= ratio <= 1.1))
+    for r in runs:
+        if "status" in r:
+            continue
+        ok = r.get("exit_code") == 0 and (r.get("verify") or {}).get("ok") is True
+        found.append((f"{r['dataset']} {r['tool']} k={r['k']}: exit 0 and verified", ok))
+    return found
+
+
+def results_document(lab, probe, runs, startup, spawned, checks_found, targets):
+    """results.json's content."""
+    results = {"lab": lab, "probe": probe, "runs": runs, "startup_seconds": startup,
+               "spawned_file_factor": ({key: spawned[key] for key in ("factor", "copying_seconds_over_y")}
+                                       if spawned else None),
+               "checks": [{"check": c, "passed": ok} for c, ok in checks_found],
+               "targets": [{"target": c, "met": ok} for c, ok in targets],
+               "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
+    return results
+
+
+
+def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit, spawned):
+    """results.md's text."""
+    md = [f"# WAN lab results ({os.path.basename(folder)})", "",
+          f"v_i = {lab['v_i_mbit']} Mbit/s, v_e = {lab['v_e_mbit']} Mbit/s per host; "
+          f"{lab['datanodes_per_site']} datanodes per site; {lab['slots_per_node']} map slots per NodeManager; "
+          f"replication {lab['replication']}; boot delay {lab['boot_delay_s']} s; {lab['cores']} cores. "
+          "MB = 10^6 bytes. The physical limit is the least of the summed v_e of the sending and "
+          "receiving hosts, on the wire (TCP/IP headers take about 5% of it, so ~95% is the payload ceiling). "
+          "'limit MB/s' counts every host of the run; 'steady limit' averages it over the steady window "
+          "(middle 80% of the bytes), counting a spawned host only once its boot delay has passed, and "
+          "'fraction' is the steady MB/s over the steady limit.",
+          "", "## Caps (iperf3)", "", "| kind | from | to | Mbit/s | cap | % of cap |", "|---|---|---|---|---|---|"]
+    for p in probe:
+        md.append(f"| {p['kind']} | {p['from']} | {p['to']} | {p['mbit_per_s']} | {p['cap_mbit']} | "
+                  f"{100 * p['mbit_per_s'] / p['cap_mbit']:.1f} |")
+    md += ["", "## Copies", "",
+           "| dataset | tool | k | seconds | MB/s | steady MB/s | limit MB/s | steady limit | fraction | "
+           "predicted s | error % | CPU % | verified | bound |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in runs:
+        if "status" in r:
+            md.append(f"| {r['dataset']} | {r['tool']} | {r['k']} | {r['status']} ||||||||||")
+            continue
+        v = r.get("verify") or {}
+        md.append("| " + " | ".join([
+            r["dataset"], r["tool"], str(r["k"]), fmt(r.get("wall_seconds")), fmt(r.get("mb_per_s"), 2),
+            fmt(r.get("steady_mb_per_s"), 2), fmt(r.get("physical_limit_mb_per_s"), 2),
+            fmt(r.get("steady_limit_mb_per_s"), 2),
+            fmt(r.get("fraction_of_limit"), 2), fmt(r.get("predicted_seconds")),
+            fmt(r.get("prediction_error_pct")), fmt(r.get("cpu_busy_pct")),
+            ("yes" if v.get("ok") else f"NO ({v.get('problemCount', '?')} problems)") + f", {v.get('files', '?')} files",
+            r.get("bound", "–")]) + " |")
+    relay_rows = []
+    for r in runs:
+        summary = r.get("relaycp_summary") or {}
+        if r["tool"] != "relaycp" or not summary:
+            continue
+        started = summary.get("relaysStarted") or {}
+        joined = [route.get("joinedSeconds") for route in summary.get("routeRates") or []
+                  if route.get("joinedSeconds") is not None]
+        relay_rows.append("| " + " | ".join([
+            r["dataset"], str(r["k"]), summary.get("provisioner", "static"),
+            f"{started.get('src', '–')} / {started.get('dst', '–')}",
+            fmt((summary.get("phaseSeconds") or {}).get("relays")),
+            fmt(max(joined) if joined else None),
+            fmt(summary.get("localReadFraction"), 3), str(summary.get("routesDropped", "–"))]) + " |")
+    if relay_rows:
+        md += ["", "## relaycp's relays", "",
+               "Containers started (src / dst) and their start-up: the first pair is relaycp's"
+               " `relays` phase, from the end of the listing until one relay of each site had"
+               " announced itself, when the copy starts; the last route joined that many seconds"
+               " after the copy began (listing included), the copy running meanwhile on the"
+               " routes already up. The copy's seconds above include both. Local reads: the share"
+               " of bytes a relay read on a datanode holding them.", "",
+               "| dataset | k | provisioner | containers | first pair s | last route joined s |"
+               " local reads | routes dropped |",
+               "|---|---|---|---|---|---|---|---|"] + relay_rows
+    md += ["", "## Checks", ""] + [f"- {'PASS' if ok else 'FAIL'} {c}" for c, ok in checks_found]
+    md += ["", "## Targets (issue 4; performance, so reported, not failed on)", ""]
+    md += [f"- {'MET' if ok else 'MISSED'} {c}" for c, ok in targets] or ["- none apply to these runs"]
+    commands = sorted({r["prediction_command"] for r in runs if r.get("prediction_command")})
+    startup = startup_seconds(folder)
+    d, r = startup.get("distcp", {}), startup.get("relaycp", {})
+    md += ["", "Predicted seconds: `relaycp plan --what-if` with the lab's figures, the probe's "
+           "measured rates, and each tool's start-up and cost per file from copies of one 64 KiB "
+           f"file (T: DistCp {fmt(d.get('T'))} s, relaycp {fmt(r.get('T'))} s), of 300 "
+           f"(U: DistCp {fmt(d.get('U'))} s, relaycp {fmt(r.get('U'))} s); DistCp also copied "
+           f"1,200 (W: {fmt(d.get('W'))} s) and 300 with one map (V: {fmt(d.get('V'))} s); "
+           f"relaycp copied 3,000 (Y: {fmt(r.get('Y'))} s"
+           + (f"; these runs had 1,200, W: {fmt(r.get('W'))} s" if "W" in r else "")
+           + f") and 1,200 with a quarter of its streams (X: {fmt(r.get('X'))} s), "
+           f"after {warm_up_text(folder)} to warm the "
+           "namenodes, datanodes and datanode relays; all in `startup/`, with DistCp's "
+           "per-map timings in `*-distcp-maps.txt`:", ""]
+    external = probe_rate(probe, "cross-site")
+    fitted = distcp_fit or distcp_overheads(
+        d, lab["datanodes_per_site"] * lab["slots_per_node"], external * 1e6 if external else None)
+    if fitted:
+        md += [f"DistCp solved from them: job start-up {fmt(fitted['job'])} s, task start-up "
+               f"{fmt(fitted['task'])} s, a lone map's cost per file {fmt(fitted['lone_per_file'], 3)} s, "
+               f"a map's with every slot busy {fmt(fitted['wide_per_file'], 3)} s, so "
+               f"{fmt(fitted['concurrent_files'], 2)} concurrent files (0: no limit).", ""]
+    if spawned:
+        md += [f"relaycp copied Y again over {spawned['pairs']} spawned pairs that joined at once "
+               f"(`startup/Y-relaycp-k{spawned['pairs']}.*`): its copying took "
+               f"{spawned['copying_seconds_over_y']:+.1f} s against Y alone, which the relaycp model gives back with a "
+               f"spawned relay paying {fmt(spawned['factor'], 2)} times a datanode relay's cost per file "
+               "(`--relaycp-spawned-file-factor`): a fresh JVM "
+               f"(`{lab.get('spawned_java_opts', '')}`) on the cores every other relay and daemon uses.", ""]
+    md += [f"- `{c}`" for c in commands]
+    md += ["",
+           "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "
+           "`timeline-<dataset>.png` (MB/s crossing the WAN, sampled at the router every 0.25 s)"
+           + (", `predicted_vs_measured.png`" if any(r.get("predicted_seconds") for r in runs) else "") + ".", ""]
+    return "\n".join(md)
+
+
+def draw_charts(folder, lab, runs, series):
+    """time_vs_k.png, timeline-<dataset>.png and, with predictions, predicted_vs_measured.png."""
+    plt = load_matplotlib()
+    datasets = sorted({r["dataset"] for r in runs})
+    fig, axes = plt.subplots(1, max(1, len(datasets)), figsize=(5 * max(1, len(datasets)), 4), squeeze=False)
+    for ax, ds in zip(axes[0], datasets):
+        rc = sorted([r for r in runs if r["dataset"] == ds and r["tool"] == "relaycp" and r.get("wall_seconds")],
+                    key=lambda r: r["k"])
+        if rc:
+            ax.plot([r["k"] for r in rc], [r["wall_seconds"] for r in rc], "o-", label="relaycp")
+            pr = [r for r in rc if r.get("predicted_seconds")]
+            if pr:
+                ax.plot([r["k"] for r in pr], [r["predicted_seconds"] for r in pr], "x--", label="relaycp predicted")
+        else:
+            ax.text(0.5, 0.5, "relaycp: not run yet", ha="center", transform=ax.transAxes)
+        for r in runs:
+            if r["dataset"] == ds and r["tool"] == "distcp" and r.get("wall_seconds"):
+                ax.axhline(r["wall_seconds"], color="C3", label=f"DistCp (-m {lab['datanodes_per_site'] * lab['slots_per_node']})")
+        ks = [int(k) for k in str(lab.get("k", "0")).split(",") if k.strip().isdigit()]
+        if ks:
+            ax.set_xticks(ks)
+            ax.set_xlim(min(ks) - 0.5, max(ks) + 0.5)
+        ax.set_title(f"dataset {ds}")
+        ax.set_xlabel("spawned relay pairs k")
+        ax.set_ylabel("seconds")
+        ax.set_ylim(bottom=0)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, "time_vs_k.png"), dpi=110)
+    plt.close(fig)
+
+    for ds in datasets:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for key, s in series.items():
+            if key.startswith(ds + "-") and s:
+                ax.plot([p[0] for p in s], [p[1] for p in s], label=key[len(ds) + 1:], lw=1)
+        lim = [r for r in runs if r["dataset"] == ds and r["tool"] == "distcp"]
+        if lim:
+            ax.axhline(lim[0]["physical_limit_mb_per_s"], ls=":", color="k", label="DistCp physical limit")
+        ax.set_title(f"dataset {ds}: bytes crossing the WAN (src -> dst)")
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("MB/s")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(folder, f"timeline-{ds}.png"), dpi=110)
+        plt.close(fig)
+
+    pr = [r for r in runs if r.get("predicted_seconds") and r.get("wall_seconds")]
+    if pr:
+        fig, ax = plt.subplots(figsize=(5, 5))
+        for tool, m in (("distcp", "s"), ("relaycp", "o")):
+            sel = [r for r in pr if r["tool"] == tool]
+            ax.scatter([r["wall_seconds"] for r in sel], [r["predicted_seconds"] for r in sel], marker=m, label=tool)
+        top = max(max(r["wall_seconds"], r["predicted_seconds"]) for r in pr) * 1.1
+        ax.plot([0, top], [0, top], "k:")
+        ax.set_xlabel("measured seconds")
+        ax.set_ylabel("predicted seconds")
+        ax.legend()
+        fig.savefig(os.path.join(folder, "predicted_vs_measured.png"), dpi=110)
+        plt.close(fig)
+
+
+def print_summary(markdown, checks_found, targets):
+    """The report on standard output; returns the number of failed checks."""
+    print(markdown)
+    for c, ok in checks_found:
+        print(("PASS " if ok else "FAIL ") + c)
+    failed = sum(1 for _, ok in checks_found if not ok)
+    for c, ok in targets:
+        print(("MET    " if ok else "MISSED ") + c)
+    print(f"lab: {len(checks_found) - failed} passed, {failed} failed")
+    return failed

@@ -1,0 +1,218 @@
+"""Reading a lab run folder: the lab's settings, the cap probe, each copy's record and its
+sampled timeline, and the start-up probes' figures. Also each copy's analysis against the
+physical limit, which reads only its record and timeline.
+
+MB is 10^6 bytes throughout. "steady" is the rate over the middle 80% of the bytes: the times
+when the bytes that crossed the router from src to dst reached 10% and 90% of their total, and
+80% of the payload over that span."""
+import csv
+import glob
+import json
+import os
+
+# The start-up probes' file counts; each file is PROBE_FILE_BYTES (run.sh's dataset_parts).
+U_FILES = 300
+V_FILES = 300
+# Each start-up probe's files are this size (run.sh's dataset_parts).
+PROBE_FILE_BYTES = 65536
+W_FILES = 1200
+X_FILES = 1200
+Y_FILES = 3000
+# relaycp's route window for small files: a reader relay streams 16 chunks at once
+# (relaycp.relay.parallel-streams) out of the 32 a route may have outstanding
+# (relaycp.copy.chunks-in-flight-per-route); RelaycpSettings.chunksAtOnce.
+
+
+def load_folder(folder):
+    """The run folder's lab.json, probe.json (empty without one) and runs/*.json, as
+    (lab, probe, [(path, run)]) with the runs in file-name order."""
+    lab = json.load(open(os.path.join(folder, "lab.json")))
+    probe = json.load(open(os.path.join(folder, "probe.json"))) if os.path.exists(os.path.join(folder, "probe.json")) else []
+    paths = sorted(glob.glob(os.path.join(folder, "runs", "*.json")))
+    return lab, probe, [(path, json.load(open(path))) for path in paths]
+
+
+def timeline(csv_path):
+    rows = []
+    with open(csv_path) as f:
+        for r in csv.DictReader(f):
+            rows.append({k: float(v) for k, v in r.items()})
+    return rows
+
+
+def hosts_up(run, lab, side, t):
+    """Hosts of one side (src sends, dst receives) that exist at epoch time t: the datanodes,
+    and each spawned host once its boot delay has passed."""
+    up = lab["datanodes_per_site"]
+    for host, at in (run.get("spawned_up_at") or {}).items():
+        if host.startswith(side + "-") and at <= t:
+            up += 1
+    return up
+
+
+def limit_at(run, lab, t):
+    """The physical limit at time t, in MB/s of wire bytes: the least of the summed v_e of the
+    hosts that can send and of those that can receive at that moment."""
+    if "spawned_up_at" not in run:
+        return min(run.get("senders", 0), run.get("receivers", 0)) * lab["v_e_mbit"] / 8.0
+    return min(hosts_up(run, lab, "src", t), hosts_up(run, lab, "dst", t)) * lab["v_e_mbit"] / 8.0
+
+
+def analyse(run, lab, csv_path, predictions):
+    bytes_ = (run.get("verify") or {}).get("bytes")
+    wall = run.get("wall_seconds")
+    out = dict(run)
+    limit = min(run.get("senders", 0), run.get("receivers", 0)) * lab["v_e_mbit"] / 8.0
+    out["physical_limit_mb_per_s"] = round(limit, 3)
+    predicted = predictions.get((run["dataset"], run["tool"], run["k"]))
+    if predicted:
+        out["predicted_seconds"] = predicted["seconds"]
+        out["prediction_command"] = predicted["command"]
+    if not os.path.exists(csv_path) or not wall:
+        return out
+    rows = timeline(csv_path)
+    if len(rows) < 3:
+        return out
+    base = rows[0]
+    wan = rows[-1]["src_to_dst"] - base["src_to_dst"]
+    out["wan_bytes_src_to_dst"] = int(wan)
+    busy = rows[-1]["cpu_busy"] - base["cpu_busy"]
+    total = rows[-1]["cpu_total"] - base["cpu_total"]
+    out["cpu_busy_pct"] = round(100.0 * busy / total, 1) if total else None
+    # Per-second series for the charts: MB/s crossing the WAN.
+    series = []
+    for a, b in zip(rows, rows[1:]):
+        dt = b["t"] - a["t"]
+        if dt > 0:
+            series.append((round(b["t"] - base["t"], 2), round((b["src_to_dst"] - a["src_to_dst"]) / dt / 1e6, 3)))
+    out["_series"] = series
+    if bytes_ and wan > 0:
+        out["bytes"] = bytes_
+        out["mb_per_s"] = round(bytes_ / 1e6 / wall, 3)
+
+        def when(frac):
+            goal = base["src_to_dst"] + frac * wan
+            for a, b in zip(rows, rows[1:]):
+                if b["src_to_dst"] >= goal:
+                    span = b["src_to_dst"] - a["src_to_dst"]
+                    x = (goal - a["src_to_dst"]) / span if span else 0
+                    return a["t"] + x * (b["t"] - a["t"])
+            return rows[-1]["t"]
+
+        t10, t90 = when(0.1), when(0.9)
+        if t90 > t10:
+            out["steady_mb_per_s"] = round(0.8 * bytes_ / 1e6 / (t90 - t10), 3)
+            out["steady_window_s"] = [round(t10 - base["t"], 2), round(t90 - base["t"], 2)]
+            # The limit over the window counts a spawned host from when it has booted: a VM
+            # that does not exist yet is not a host in use. Without spawned hosts it is the
+            # plain limit.
+            steps = 200
+            dt = (t90 - t10) / steps
+            window_limit = sum(limit_at(run, lab, t10 + (i + 0.5) * dt) for i in range(steps)) / steps
+            out["steady_limit_mb_per_s"] = round(window_limit, 3)
+            if window_limit:
+                out["fraction_of_limit"] = round(out["steady_mb_per_s"] / window_limit, 3)
+            if limit:
+                out["fraction_of_full_limit"] = round(out["steady_mb_per_s"] / limit, 3)
+    cpu = out.get("cpu_busy_pct") or 0
+    frac = out.get("fraction_of_limit") or 0
+    if cpu >= 85 and frac < 0.85:
+        out["bound"] = "CPU-bound: machine CPU >= 85% busy (all work on the machine) while below 85% of the network limit"
+    elif frac >= 0.85:
+        out["bound"] = "network-bound"
+    else:
+        out["bound"] = "neither cap nor CPU saturated (overheads)"
+    if out.get("predicted_seconds"):
+        out["prediction_error_pct"] = round(100.0 * (out["predicted_seconds"] - wall) / wall, 1)
+    return out
+
+
+def probe_rate(probe, kind):
+    """Mean measured goodput of one kind of probe, in MB/s; None without a probe."""
+    rates = [p["mbit_per_s"] for p in probe if p["kind"] == kind]
+    return sum(rates) / len(rates) / 8.0 if rates else None
+
+
+def startup_seconds(folder):
+    """Wall seconds of each tool's start-up probes, when the run measured them: copies of one
+    64 KiB file (T) and of 300 (U); DistCp of 1,200 (W) and of 300 with one map (V);
+    relaycp of 3,000 (Y; runs before 2026-11-23 16:30 copied W instead) and of 1,200 with
+    fewer streams (X).
+    {"distcp": {"T": s, "U": s, "V": s, "W": s}, "relaycp": {"T": s, "U": s, "X": s, "Y": s}}."""
+    out = {}
+    for tool, suffix in (("distcp", "distcp"), ("relaycp", "relaycp-k0")):
+        for ds in ("T", "U", "V", "W", "X", "Y"):
+            path = os.path.join(folder, "startup", f"{ds}-{suffix}.json")
+            if os.path.exists(path):
+                run = json.load(open(path))
+                if run.get("exit_code") == 0 and run.get("wall_seconds"):
+                    out.setdefault(tool, {})[ds] = run["wall_seconds"]
+    return out
+
+
+def relaycp_phases(folder):
+    """relaycp's own phase seconds (its --json phaseSeconds) of each start-up probe."""
+    out = {}
+    for ds in ("T", "U", "W", "X", "Y"):
+        path = os.path.join(folder, "startup", f"{ds}-relaycp-k0.out")
+        try:
+            out[ds] = json.load(open(path))["phaseSeconds"]
+        except (OSError, ValueError, KeyError):
+            pass
+    return out
+
+
+def warm_up_text(folder):
+    """How the lab was warmed before the probes, from the copies in startup/warm-up/ (of Y;
+    of W before 2026-11-23 16:30)."""
+    for name in ("Y", "W"):
+        copies = glob.glob(os.path.join(folder, "startup", "warm-up", f"{name}-*.json"))
+        if copies:
+            return f"{len(copies)} untimed relaycp copies of {name} (`startup/warm-up/`)"
+    return "one untimed relaycp copy of W"
+
+
+def distcp_map_costs(folder):
+    """DistCp's seconds per file as its maps timed them (`startup/*-distcp-maps.txt`, from the
+    maps' own logs): a lone map's from V's map, and a map's with every slot busy from W's maps
+    (their copying seconds over their files). Job and task start-ups are not in these, so they
+    measure the cost per file more steadily than differences of wall times: V - T, what the fit
+    used before 2026-11-23 18:30, was 55.3 s where V's map copied for 61.7 s, and so put a lone
+    map at 0.155 s a file where M's longest map (2,164 files, mostly alone) took 0.224.
+    {"lone": s, "wide": s}, without the key whose probe has no map log."""
+    out = {}
+    for key, name, least in (("lone", "V", V_FILES // 2), ("wide", "W", W_FILES // 12)):
+        files = seconds = 0.0
+        try:
+            lines = open(os.path.join(folder, "startup", f"{name}-distcp-maps.txt")).read().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) >= 5 and fields[0].startswith("container_") and fields[2].isdigit() \
+                    and int(fields[2]) >= least:
+                files += int(fields[2])
+                seconds += float(fields[4])
+        if files:
+            out[key] = seconds / files
+    return out
+
+
+def spawned_probe(folder, lab):
+    """The last start-up probe: relaycp's Y over every datanode route and spawned pairs that
+    joined at once (startup/Y-relaycp-k<pairs>.*), as {"pairs", "copying", "join"}: copying is
+    relaycp's copying phase, join the seconds from the copy's start until the last spawned
+    host was attached. None where the run has none (before 2026-11-23 18:00), or where the copy
+    failed or dropped a route, which then says nothing about what a spawned relay pays."""
+    pairs = lab.get("spawned_probe_pairs") or 0
+    path = os.path.join(folder, "startup", f"Y-relaycp-k{pairs}.json")
+    if not pairs or not os.path.exists(path):
+        return None
+    run = json.load(open(path))
+    summary = run.get("relaycp_summary") or {}
+    copying = (summary.get("phaseSeconds") or {}).get("copying")
+    up = run.get("spawned_up_at") or {}
+    if run.get("exit_code") != 0 or not copying or summary.get("routesDropped") or len(up) < 2 * pairs:
+        return None
+    return {"pairs": pairs, "copying": copying,
+            "join": max(0.0, max(up.values()) - run["started_at"])}

@@ -1,0 +1,82 @@
+import math
+
+import pytest
+
+from labreport import calibrate, output
+
+
+def test_a_round_gives_each_route_one_chunk_and_more_only_while_more_wait_than_routes():
+    assert calibrate.relaycp_rounds(3, 3, 16) == 1
+    # Four files on three routes: three in the first round; the fourth waits, as no more
+    # files wait than there are routes.
+    assert calibrate.relaycp_rounds(4, 3, 16) == 2
+    # 480 files fill all 48 chunks at once for nine rounds; in the tenth the last three are
+    # held back (no more wait than there are routes) and take an eleventh.
+    assert calibrate.relaycp_rounds(480, 3, 16) == 11
+    assert calibrate.relaycp_rounds(0, 3, 16) == 0
+
+
+def test_distcp_costs_are_solved_in_closed_form_from_the_committed_probes(committed):
+    results = committed("lab-2026-11-23-pm")
+    probes = results["startup_seconds"]["distcp"]
+    lab = results["lab"]
+    slots = lab["datanodes_per_site"] * lab["slots_per_node"]
+
+    fit = calibrate.distcp_overheads(probes, slots)
+
+    lone = (probes["V"] - probes["T"]) / (calibrate.V_FILES - 1)
+    per_map_u = math.ceil(calibrate.U_FILES / slots)
+    per_map_w = math.ceil(calibrate.W_FILES / slots)
+    wide = (probes["W"] - probes["U"]) / (per_map_w - per_map_u)
+    assert lone < wide
+    assert fit["per_file"] == pytest.approx(lone)
+    assert fit["concurrent_files"] == pytest.approx(slots * lone / wide)
+    assert fit["job"] == pytest.approx(probes["T"] - calibrate.DISTCP_TASK_SECONDS - lone)
+    assert fit["task"] == pytest.approx(probes["U"] - fit["job"] - per_map_u * wide)
+
+
+def test_each_file_s_bytes_are_taken_out_of_the_distcp_costs(committed):
+    results = committed("lab-2026-11-23-pm")
+    probes = results["startup_seconds"]["distcp"]
+    slots = 6
+    external = 5e6
+
+    without = calibrate.distcp_overheads(probes, slots)
+    with_bytes = calibrate.distcp_overheads(probes, slots, external)
+
+    bytes_seconds = calibrate.PROBE_FILE_BYTES / external
+    assert with_bytes["lone_per_file"] == pytest.approx(without["lone_per_file"] - bytes_seconds)
+    assert with_bytes["wide_per_file"] == pytest.approx(without["wide_per_file"] - bytes_seconds)
+    assert calibrate.distcp_overheads({"U": 1.0}, slots) is None
+
+
+def test_relaycp_options_from_wall_times_give_its_start_up_and_cost_per_file(committed):
+    results = committed("lab-2026-11-23-pm")
+    startup, lab = results["startup_seconds"], results["lab"]
+    relaycp = startup["relaycp"]
+
+    options = calibrate.overhead_options({"relaycp": relaycp}, lab)
+
+    routes = lab["datanodes_per_site"]
+    rounds_u = calibrate.relaycp_rounds(calibrate.U_FILES, routes, calibrate.RELAYCP_CHUNKS_AT_ONCE)
+    rounds_w = calibrate.relaycp_rounds(calibrate.W_FILES, routes, calibrate.RELAYCP_CHUNKS_AT_ONCE)
+    per_file = (relaycp["W"] - relaycp["U"]) / (rounds_w - rounds_u)
+    assert options == ["--relaycp-start-seconds", f"{relaycp['T'] - per_file:.1f}",
+                       "--relaycp-file-seconds", f"{per_file:.3f}"]
+
+
+def test_without_the_planner_there_are_no_predictions(tmp_path):
+    lab = {"relaycp_bin": str(tmp_path / "no-relaycp"), "datanodes_per_site": 3, "slots_per_node": 2}
+
+    assert calibrate.predict(str(tmp_path), lab, [], []) == ({}, None, None)
+    fitted = {"job": 1.0}
+    assert calibrate.calibrate_distcp(None, [], {"T": 1.0}, 6, fitted) is fitted
+
+
+def test_the_committed_targets_follow_from_the_committed_runs(committed):
+    for name in ("lab-2026-11-23-pm", "lab-2026-11-24-full-yarn"):
+        results = committed(name)
+
+        targets = output.target_checks(results["runs"])
+
+        assert [{"target": text, "met": met} for text, met in targets] == results["targets"]

@@ -1,0 +1,109 @@
+import json
+
+import pytest
+
+from labreport import parse
+
+LAB = {"v_e_mbit": 8, "datanodes_per_site": 1}
+
+
+def write_timeline(path, rows):
+    path.write_text("t,src_to_dst,dst_to_src,cpu_busy,cpu_total\n"
+                    + "".join(f"{t},{sent},0,{busy},{total}\n" for t, sent, busy, total in rows))
+
+
+def test_a_copy_at_the_cap_is_network_bound_over_its_steady_window(tmp_path):
+    # 10 MB crossing at 1 MB/s for 10 s, on a 1 MB/s cap (8 Mbit/s, one host a side).
+    timeline = tmp_path / "L-relaycp-k0.csv"
+    write_timeline(timeline, [(100 + t, t * 1_000_000, 10 * t, 40 * t) for t in range(11)])
+    run = {"dataset": "L", "tool": "relaycp", "k": 0, "wall_seconds": 10.0, "senders": 1,
+           "receivers": 1, "verify": {"bytes": 10_000_000}}
+
+    out = parse.analyse(run, LAB, str(timeline), {("L", "relaycp", 0): {"seconds": 11.0, "command": "plan"}})
+
+    assert out["physical_limit_mb_per_s"] == 1.0
+    assert out["mb_per_s"] == 1.0
+    assert out["steady_window_s"] == [1.0, 9.0]
+    assert out["steady_mb_per_s"] == 1.0
+    assert out["fraction_of_limit"] == 1.0
+    assert out["cpu_busy_pct"] == 25.0
+    assert out["bound"] == "network-bound"
+    assert out["predicted_seconds"] == 11.0
+    assert out["prediction_error_pct"] == 10.0
+    assert out["_series"][0] == (1.0, 1.0)
+
+
+def test_a_copy_without_its_timeline_keeps_its_record_and_limit(tmp_path):
+    run = {"dataset": "S", "tool": "distcp", "k": 0, "wall_seconds": 5.0, "senders": 2, "receivers": 3}
+
+    out = parse.analyse(run, LAB, str(tmp_path / "missing.csv"), {})
+
+    assert out == dict(run, physical_limit_mb_per_s=2.0)
+
+
+def test_a_spawned_host_counts_toward_the_limit_once_it_is_up():
+    run = {"spawned_up_at": {"src-sp1": 50.0, "dst-sp1": 60.0}}
+
+    assert parse.limit_at(run, LAB, 55.0) == 1.0
+    assert parse.limit_at(run, LAB, 60.0) == 2.0
+    assert parse.hosts_up(run, LAB, "src", 49.9) == 1
+
+
+def test_the_folder_is_read_with_its_runs_in_name_order(tmp_path):
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "lab.json").write_text(json.dumps(LAB))
+    (tmp_path / "runs" / "S-distcp.json").write_text('{"tool": "distcp"}')
+    (tmp_path / "runs" / "L-relaycp-k0.json").write_text('{"tool": "relaycp"}')
+
+    lab, probe, runs = parse.load_folder(str(tmp_path))
+
+    assert lab == LAB
+    assert probe == []
+    assert [run["tool"] for _, run in runs] == ["relaycp", "distcp"]
+
+
+def test_startup_probes_count_only_copies_that_succeeded(tmp_path):
+    startup = tmp_path / "startup"
+    startup.mkdir()
+    (startup / "T-distcp.json").write_text('{"exit_code": 0, "wall_seconds": 17.6}')
+    (startup / "U-distcp.json").write_text('{"exit_code": 1, "wall_seconds": 3.0}')
+    (startup / "T-relaycp-k0.json").write_text('{"exit_code": 0, "wall_seconds": 2.1}')
+    (startup / "T-relaycp-k0.out").write_text('{"phaseSeconds": {"copying": 0.5}}')
+    (startup / "U-relaycp-k0.out").write_text("relaycp: not JSON")
+
+    assert parse.startup_seconds(str(tmp_path)) == {"distcp": {"T": 17.6}, "relaycp": {"T": 2.1}}
+    assert parse.relaycp_phases(str(tmp_path)) == {"T": {"copying": 0.5}}
+
+
+def test_distcp_map_costs_come_from_the_maps_that_copied_most_files(tmp_path):
+    startup = tmp_path / "startup"
+    startup.mkdir()
+    (startup / "V-distcp-maps.txt").write_text(
+        "# application_1: per map\n"
+        "container                                host       files  start s  copying s  s/file  waits\n"
+        "container_1_0004_01_000002   src-dn2      301      1.0       75.6   0.252    164\n"
+        "container_1_0004_01_000003   src-dn1        2      1.0        9.0   4.5        0\n")
+
+    costs = parse.distcp_map_costs(str(tmp_path))
+
+    assert costs == {"lone": pytest.approx(75.6 / 301)}
+
+
+def test_probe_rate_is_the_mean_goodput_in_megabytes():
+    probe = [{"kind": "cross-site", "mbit_per_s": 40}, {"kind": "cross-site", "mbit_per_s": 38},
+             {"kind": "in-site", "mbit_per_s": 390}]
+
+    assert parse.probe_rate(probe, "cross-site") == pytest.approx(4.875)
+    assert parse.probe_rate([], "in-site") is None
+
+
+def test_committed_runs_carry_what_analyse_writes(committed):
+    results = committed("lab-2026-11-24-full-yarn")
+
+    for run in results["runs"]:
+        if "status" in run:
+            continue
+        assert run["physical_limit_mb_per_s"] == pytest.approx(
+            min(run["senders"], run["receivers"]) * results["lab"]["v_e_mbit"] / 8.0)
+        if run.get("mb_per_s"):
+            assert run["mb_per_s"] == pytest.approx(run["bytes"] / 1e6 / run["wall_seconds"], abs=1e-3)

@@ -1,0 +1,66 @@
+package dev.relaycp.cli;
+
+import dev.relaycp.config.RelayKeys;
+import dev.relaycp.plan.CopyOverheads;
+import dev.relaycp.plan.DataSize;
+import dev.relaycp.plan.RelaycpSettings;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Option;
+
+/** {@code plan}'s figures of relaycp itself, for the relaycp model. */
+public final class RelaycpModelOptions {
+  private static final CopyOverheads OVERHEADS = CopyOverheads.DEFAULT;
+
+  @Option(names = "--chunk-size", paramLabel = "SIZE",
+      description = "relaycp chunk size (default: ${DEFAULT-VALUE}).")
+  String chunkSize = RelaycpSettings.DEFAULT.chunkSize().toString();
+
+  @Option(names = "--streams-per-relay", paramLabel = "N",
+      description = "relaycp streams per relay (default: relaycp.relay.parallel-streams, "
+          + "whose own default is 16).")
+  Integer streamsPerRelay;
+
+  @Option(names = "--relaycp-start-seconds", paramLabel = "SECONDS",
+      description = "relaycp's start-up before listing: the driver's JVM and its first"
+          + " connections (default: ${DEFAULT-VALUE}).")
+  double startSeconds = OVERHEADS.startSeconds();
+
+  @Option(names = "--relaycp-file-seconds", paramLabel = "SECONDS",
+      description = "relaycp's cost per file on a stream besides its bytes: open, create, close"
+          + " (default: ${DEFAULT-VALUE}).")
+  double fileSeconds = OVERHEADS.perFileSeconds();
+
+  @Option(names = "--relaycp-commit-seconds", paramLabel = "SECONDS",
+      description = "relaycp's commit cost per file: the driver's rename into place"
+          + " (default: ${DEFAULT-VALUE}).")
+  double commitSeconds = OVERHEADS.commitSecondsPerFile();
+
+  @Option(names = "--relaycp-concurrent-files", paramLabel = "N",
+      description = "How many relaycp streams pay a file's open and close cost at full speed at"
+          + " once; more share it (the destination's namenode, the hosts' cores), and"
+          + " --relaycp-file-seconds is then a stream's cost with no one sharing. 0: no limit"
+          + " (default: ${DEFAULT-VALUE}).")
+  double concurrentFiles = RelaycpSettings.DEFAULT.concurrentFiles();
+
+  @Option(names = "--relaycp-spawned-file-factor", paramLabel = "FACTOR",
+      description = "How many times a datanode relay's cost per file a spawned relay pays: more"
+          + " than 1 for small VMs whose relay has just started; where streams share the file"
+          + " cost (--relaycp-concurrent-files) it slows them all (default: ${DEFAULT-VALUE}).")
+  double spawnedFileFactor = RelaycpSettings.DEFAULT.spawnedFileCostFactor();
+
+  @Option(names = "--relaycp-verify-seconds", paramLabel = "SECONDS",
+      description = "relaycp's verification cost per file: comparing the two clusters'"
+          + " checksums, with the driver's requests in parallel (default: ${DEFAULT-VALUE}).")
+  double verifySeconds = OVERHEADS.verifySecondsPerFile();
+
+  /** The settings; streams per relay, when not given, as the relays are configured. */
+  public RelaycpSettings settings(Configuration configuration) {
+    int streams = streamsPerRelay != null
+        ? streamsPerRelay : RelayKeys.PARALLEL_STREAMS.intFrom(configuration);
+    CopyOverheads overheads = new CopyOverheads(startSeconds, OVERHEADS.listingSecondsPerFile(),
+        fileSeconds, OVERHEADS.perChunkSeconds(), commitSeconds, verifySeconds);
+    return new RelaycpSettings(DataSize.parse(chunkSize), streams, overheads)
+        .withConcurrentFiles(concurrentFiles)
+        .withSpawnedFileCostFactor(spawnedFileFactor);
+  }
+}
