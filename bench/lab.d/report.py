@@ -25,9 +25,10 @@ def main(folder):
     runs = [parse.analyse(run, lab, path[:-5] + ".csv", predictions) for path, run in raw]
     series = {f'{r["dataset"]}-{r["tool"]}-k{r["k"]}': r.pop("_series", None) for r in runs}
     checks = output.checks(probe, runs)
-    targets = output.target_checks(runs)
+    hand = parse.hand_relays_run(folder)
+    targets = output.target_checks(runs, hand)
     results = output.results_document(lab, probe, runs, parse.startup_seconds(folder), spawned,
-                                      checks, targets)
+                                      checks, targets, hand)
     json.dump(results, open(os.path.join(folder, "results.json"), "w"), indent=2)
     markdown = output.results_markdown(folder, lab, probe, runs, checks, targets, distcp_fit,
                                        spawned)

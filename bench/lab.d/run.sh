@@ -175,11 +175,9 @@ ensure_secret() {
   [[ -s "$LAB_DIR/secret" ]] && return 0
   head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$LAB_DIR/secret"; chmod 600 "$LAB_DIR/secret"
 }
-start_existing_relays() {
-  ((relays_started)) && return 0
-  rm -f "$LAB_DIR/secret"; ensure_secret
+# Stops the relay daemons started on the datanodes (by their pid files), if any.
+stop_existing_relays() {
   local h f
-  # Relays left by an earlier run on a kept lab hold the port and the old secret.
   for h in $(datanodes src) $(datanodes dst); do
     f="$LAB_DIR/pids/$h.relay"
     if [[ -s $f ]]; then
@@ -189,6 +187,14 @@ start_existing_relays() {
       rm -f "$f"
     fi
   done
+  relays_started=0
+}
+start_existing_relays() {
+  ((relays_started)) && return 0
+  rm -f "$LAB_DIR/secret"; ensure_secret
+  local h
+  # Relays left by an earlier run on a kept lab hold the port and the old secret.
+  stop_existing_relays
   for h in $(datanodes src) $(datanodes dst); do start_relay "$h"; done
   # Relays on datanodes are daemons that run before a copy starts: wait until each listens,
   # so no copy's time includes their JVMs' start.
@@ -512,6 +518,14 @@ lab_run() {
     gen_dataset "$ds"
     if [[ ,$tools, == *,distcp,* ]]; then run_distcp "$ds" "$out/runs"; fi
     if [[ ,$tools, == *,relaycp,* ]]; then
+      # What YARN's relays cost against relays already running: in a full run, L at k = 0 also
+      # over relay daemons the lab starts on the datanodes before the copy (hand/), stopped
+      # again before the YARN copies, so both figures come from the same lab in one run.
+      if ((!quick)) && [[ $ds == L && $LAB_RELAYS == yarn && ,$ks, == *,0,* ]]; then
+        mkdir -p "$out/hand"
+        LAB_RELAYS=hand run_relaycp L 0 "$out/hand"
+        stop_existing_relays
+      fi
       for k in ${ks//,/ }; do run_relaycp "$ds" "$k" "$out/runs"; done
     fi
   done

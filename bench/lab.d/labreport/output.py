@@ -15,10 +15,21 @@ def load_matplotlib():
     return plt
 
 
-def target_checks(runs):
+def target_checks(runs, hand=None):
     """The issue's performance targets, for the runs present: relaycp against DistCp on the
-    same dataset in the same lab run, the fraction of the limit, and prediction errors."""
+    same dataset in the same lab run, the fraction of the limit, prediction errors, and L at
+    k = 0 over YARN's relays against relays started before the copy (hand), when the run has
+    that copy."""
     targets = []
+    yarn_l0 = [r for r in runs if r["tool"] == "relaycp" and r["dataset"] == "L" and r["k"] == 0
+               and "status" not in r and r.get("wall_seconds")
+               and (r.get("relaycp_summary") or {}).get("provisioner") == "yarn"]
+    if hand and hand.get("wall_seconds") and yarn_l0:
+        yarn, by_hand = yarn_l0[0]["wall_seconds"], hand["wall_seconds"]
+        over = 100.0 * (yarn / by_hand - 1)
+        targets.append((f"L relaycp k=0 with YARN relays within 5% of relays started by hand: "
+                        f"{yarn:.1f} s against {by_hand:.1f} s ({over:+.1f}%)",
+                        over <= 5 and hand.get("exit_code") == 0 and hand.get("verified")))
     ok_runs = [r for r in runs if "status" not in r and r.get("mb_per_s")]
     distcp = {r["dataset"]: r for r in ok_runs if r["tool"] == "distcp"}
     for r in ok_runs:
@@ -69,9 +80,10 @@ def checks(probe, runs):
     return found
 
 
-def results_document(lab, probe, runs, startup, spawned, checks_found, targets):
+def results_document(lab, probe, runs, startup, spawned, checks_found, targets, hand=None):
     """results.json's content."""
     results = {"lab": lab, "probe": probe, "runs": runs, "startup_seconds": startup,
+               "hand_relays_L_k0": hand,
                "spawned_file_factor": ({key: spawned[key] for key in ("factor", "copying_seconds_over_y")}
                                        if spawned else None),
                "checks": [{"check": c, "passed": ok} for c, ok in checks_found],

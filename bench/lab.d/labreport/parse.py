@@ -32,6 +32,20 @@ def load_folder(folder):
     return lab, probe, [(path, json.load(open(path))) for path in paths]
 
 
+def hand_relays_run(folder):
+    """The full run's L copy at k = 0 over relay daemons started before the copy (hand/), the
+    figure YARN's relays are held to; None when the run has none."""
+    path = os.path.join(folder, "hand", "L-relaycp-k0.json")
+    if not os.path.exists(path):
+        return None
+    run = json.load(open(path))
+    summary = run.get("relaycp_summary") or {}
+    return {"wall_seconds": run.get("wall_seconds"), "exit_code": run.get("exit_code"),
+            "verified": (run.get("verify") or {}).get("ok") is True,
+            "copying_seconds": (summary.get("phaseSeconds") or {}).get("copying"),
+            "local_read_fraction": summary.get("localReadFraction")}
+
+
 def timeline(csv_path):
     rows = []
     with open(csv_path) as f:
