@@ -78,6 +78,10 @@ write_conf() {
     prop yarn.resourcemanager.hostname "$s-nn"
     prop yarn.nodemanager.hostname "$h"
     prop yarn.nodemanager.address "$h:45454"
+    # Each ResourceManager its own node-attribute store: the default, /tmp/hadoop-yarn-$USER,
+    # is one folder for both sites' ResourceManagers, which then race creating it and one
+    # can fail to start ("chmod: cannot access .../nodeattribute.mirror.writing").
+    prop yarn.node-attribute.fs-store.root-dir "file://$d/node-attribute"
     prop yarn.nodemanager.local-dirs "$d/nm-local"
     prop yarn.nodemanager.log-dirs "$d/nm-logs"
     prop yarn.nodemanager.resource.memory-mb "$mem"
