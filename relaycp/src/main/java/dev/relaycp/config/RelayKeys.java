@@ -49,6 +49,11 @@ public final class RelayKeys {
   /** Chunks a reader relay streams at once for one driver. */
   public static final WholeNumberSetting PARALLEL_STREAMS =
       new WholeNumberSetting("relaycp.relay.parallel-streams", 16, 1, 1024);
+  /**
+   * Whether relay connections run in TLS (both ends authenticated by the transfer's secret
+   * bound to the connection); every relay and driver of a transfer must agree.
+   */
+  public static final FlagSetting RELAY_TLS = new FlagSetting("relaycp.relay.tls", true);
   /** Seconds a peer may send nothing, not even a keep-alive, before it is taken for dead. */
   public static final WholeNumberSetting SILENCE_TIMEOUT_SECONDS =
       new WholeNumberSetting("relaycp.relay.silence-timeout-seconds", 30, 3, 86_400);

@@ -9,13 +9,16 @@ import dev.relaycp.relay.RelayMessage.Challenge;
 import dev.relaycp.relay.RelayMessage.Proof;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.ssl.NotSslRecordException;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The client half of the handshake: answers the relay's challenge with the proof and
- * completes {@code authenticated} when the relay accepts it, then leaves the pipeline. If the
- * relay closes the connection instead, the secret was wrong (or the peer is no relay).
+ * The client half of the handshake: answers the relay's challenge with its proof of the
+ * secret for the relay's nonce and this connection's TLS binding, and a nonce of its own;
+ * completes {@code authenticated} once the relay has proven the secret in turn (for both
+ * nonces and the binding), then leaves the pipeline. If the relay closes the connection
+ * instead, the secret was wrong (or the peer is no relay of this transfer).
  */
 final class ClientAuthenticationHandler extends SimpleChannelInboundHandler<RelayMessage> {
   private final TransferSecret secret;
@@ -29,11 +32,25 @@ final class ClientAuthenticationHandler extends SimpleChannelInboundHandler<Rela
     this.authenticated = requireNonNull(authenticated, "authenticated is null");
   }
 
+  private byte[] relayNonce;
+  private byte[] nonce;
+  private byte[] binding;
+
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, RelayMessage message) {
-    if (message instanceof Challenge challenge) {
-      ctx.writeAndFlush(new Proof(secret.prove(challenge.nonce())));
-    } else if (message instanceof Authenticated) {
+    if (message instanceof Challenge challenge && relayNonce == null) {
+      relayNonce = challenge.nonce();
+      nonce = TransferSecret.newNonce();
+      binding = RelayTls.binding(ctx.channel(), false);
+      ctx.writeAndFlush(new Proof(secret.clientProof(relayNonce, binding), nonce));
+    } else if (message instanceof Authenticated accepted && relayNonce != null) {
+      if (!TransferSecret.same(secret.relayProof(relayNonce, nonce, binding), accepted.mac())) {
+        fail(ctx, new RelayCpException(ErrorCode.RELAY_AUTHENTICATION_FAILED,
+            "relay " + address + " could not prove the transfer's secret (another secret, or"
+                + " something in the middle of the connection); give the driver and the relay"
+                + " the same --secret-file"));
+        return;
+      }
       ctx.pipeline().remove(this);
       authenticated.complete(null);
     } else {
@@ -47,7 +64,8 @@ final class ClientAuthenticationHandler extends SimpleChannelInboundHandler<Rela
   public void channelInactive(ChannelHandlerContext ctx) {
     fail(ctx, new RelayCpException(ErrorCode.RELAY_AUTHENTICATION_FAILED,
         "relay " + address + " closed the connection during the handshake; "
-            + "give the driver and the relay the same --secret-file"));
+            + "give the driver and the relay the same --secret-file (and the same"
+            + " relaycp.relay.tls)"));
     ctx.fireChannelInactive();
   }
 
@@ -57,7 +75,12 @@ final class ClientAuthenticationHandler extends SimpleChannelInboundHandler<Rela
    */
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (cause instanceof IOException) {
+    if (cause instanceof NotSslRecordException
+        || cause.getCause() instanceof NotSslRecordException) {
+      fail(ctx, new RelayCpException(ErrorCode.RELAY_AUTHENTICATION_FAILED,
+          "relay " + address + " does not answer in TLS; start the relays and the driver with"
+              + " the same relaycp.relay.tls (true by default)", cause));
+    } else if (cause instanceof IOException) {
       fail(ctx, new RelayCpException(ErrorCode.RELAY_UNREACHABLE,
           "connection to relay " + address + " broke during the handshake (" + cause.getMessage()
               + "); check that the relay still runs", cause));

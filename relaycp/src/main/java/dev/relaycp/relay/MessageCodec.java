@@ -39,7 +39,8 @@ import java.util.List;
  * END_OF_CHUNK: chunkId int64, length int64     CHUNK_WRITTEN: chunkId int64, part handle
  * CHUNK_DONE: chunkId int64, bytes int64, part handle
  * CHUNK_FAILED: chunkId int64, error code utf, message utf
- * CHALLENGE: nonce bytes    PROOF: mac bytes    AUTHENTICATED: empty    DATA: the bytes
+ * CHALLENGE: nonce bytes    PROOF: mac bytes, nonce bytes    AUTHENTICATED: mac bytes
+ * DATA: the bytes
  * KEEP_ALIVE: empty (sent by either end after a second with nothing else to send)
  * </pre>
  */
@@ -67,8 +68,10 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       return FrameType.CHALLENGE;
     } else if (message instanceof Proof proof) {
       writeBytes(output, proof.mac());
+      writeBytes(output, proof.nonce());
       return FrameType.PROOF;
-    } else if (message instanceof Authenticated) {
+    } else if (message instanceof Authenticated authenticated) {
+      writeBytes(output, authenticated.mac());
       return FrameType.AUTHENTICATED;
     } else if (message instanceof KeepAlive) {
       return FrameType.KEEP_ALIVE;
@@ -124,8 +127,8 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
   private static RelayMessage read(FrameType type, DataInput input) throws IOException {
     return switch (type) {
       case CHALLENGE -> new Challenge(readBytes(input));
-      case PROOF -> new Proof(readBytes(input));
-      case AUTHENTICATED -> new Authenticated();
+      case PROOF -> new Proof(readBytes(input), readBytes(input));
+      case AUTHENTICATED -> new Authenticated(readBytes(input));
       case KEEP_ALIVE -> KeepAlive.INSTANCE;
       case SEND_CHUNK -> readOrder(input);
       case WRITE_CHUNK -> new WriteChunk(readOrder(input));

@@ -14,11 +14,13 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.traffic.ChannelTrafficShapingHandler;
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.conf.Configuration;
 
 /** Opens authenticated connections to relays on a given event loop group. */
 public final class RelayConnector {
@@ -40,9 +42,10 @@ public final class RelayConnector {
   private final TransferSecret secret;
   private final long bytesPerSecondLimit;
   private final long silenceTimeoutMillis;
+  private final boolean tls;
 
   private RelayConnector(EventLoopGroup group, TransferSecret secret, long bytesPerSecondLimit,
-      long silenceTimeoutMillis) {
+      long silenceTimeoutMillis, boolean tls) {
     this.group = requireNonNull(group, "group is null");
     this.secret = requireNonNull(secret, "secret is null");
     if (bytesPerSecondLimit < 0) {
@@ -51,17 +54,20 @@ public final class RelayConnector {
     }
     this.bytesPerSecondLimit = bytesPerSecondLimit;
     this.silenceTimeoutMillis = KeepAliveHandler.checkSilence(silenceTimeoutMillis);
+    this.tls = tls;
   }
 
+  /** A connector in TLS ({@link RelayTls}), the default; see {@link #withTls}. */
   public static RelayConnector of(EventLoopGroup group, TransferSecret secret) {
-    return new RelayConnector(group, secret, 0, RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS);
+    return new RelayConnector(group, secret, 0, RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS,
+        true);
   }
 
   /** A connector whose connections send at most {@code bytesPerSecond} each (0: no limit). */
   public static RelayConnector limited(
       EventLoopGroup group, TransferSecret secret, long bytesPerSecond) {
     return new RelayConnector(group, secret, bytesPerSecond,
-        RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS);
+        RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS, true);
   }
 
   /**
@@ -69,7 +75,17 @@ public final class RelayConnector {
    * keep-alive) for this long is taken for dead and its connection fails RELAY_UNREACHABLE.
    */
   public RelayConnector withSilenceTimeout(long millis) {
-    return new RelayConnector(group, secret, bytesPerSecondLimit, millis);
+    return new RelayConnector(group, secret, bytesPerSecondLimit, millis, tls);
+  }
+
+  /** This connector with TLS on or off, as the relays it reaches run. */
+  public RelayConnector withTls(boolean on) {
+    return new RelayConnector(group, secret, bytesPerSecondLimit, silenceTimeoutMillis, on);
+  }
+
+  /** This connector with TLS as {@code configuration}'s {@code relaycp.relay.tls} says. */
+  public RelayConnector configuredBy(Configuration configuration) {
+    return withTls(RelayKeys.RELAY_TLS.from(configuration));
   }
 
   /**
@@ -132,6 +148,9 @@ public final class RelayConnector {
               pipeline.addLast(new ChannelTrafficShapingHandler(bytesPerSecondLimit, 0, 100));
             }
             pipeline.addFirst(KeepAliveHandler.idleStateHandler(silenceTimeoutMillis));
+            if (tls) {
+              RelayTls.get().addClient(channel);
+            }
             pipeline.addLast(FrameCodec.newFrameDecoder());
             pipeline.addLast(new FrameCodec());
             pipeline.addLast(new MessageCodec());

@@ -24,9 +24,34 @@ public sealed interface RelayMessage {
     }
   }
 
-  /** Client to relay: HMAC-SHA256(secret, nonce). */
-  record Proof(byte[] mac) implements RelayMessage {
+  /**
+   * Client to relay: the client's proof of the secret for the relay's nonce and this
+   * connection (see {@link TransferSecret#clientProof}), and a nonce of its own for the
+   * relay's proof.
+   */
+  record Proof(byte[] mac, byte[] nonce) implements RelayMessage {
     public Proof {
+      mac = requireNonNull(mac, "mac is null").clone();
+      nonce = requireNonNull(nonce, "nonce is null").clone();
+    }
+
+    @Override
+    public byte[] mac() {
+      return mac.clone();
+    }
+
+    @Override
+    public byte[] nonce() {
+      return nonce.clone();
+    }
+  }
+
+  /**
+   * Relay to client: proof accepted, and the relay's own proof of the secret for both nonces
+   * and this connection (see {@link TransferSecret#relayProof}).
+   */
+  record Authenticated(byte[] mac) implements RelayMessage {
+    public Authenticated {
       mac = requireNonNull(mac, "mac is null").clone();
     }
 
@@ -35,9 +60,6 @@ public sealed interface RelayMessage {
       return mac.clone();
     }
   }
-
-  /** Relay to client: proof accepted. */
-  record Authenticated() implements RelayMessage {}
 
   /**
    * One chunk to move: {@code length} bytes of {@code source} from {@code offset}, to be written

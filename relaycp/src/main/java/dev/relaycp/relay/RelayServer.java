@@ -35,11 +35,13 @@ public final class RelayServer implements AutoCloseable {
   private final ExecutorService workers;
   private final Channel listener;
   private final RelayCounters counters;
+  private final boolean tls;
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
 
   private RelayServer(EventLoopGroup acceptors, EventLoopGroup eventLoops,
-      ExecutorService workers, Channel listener, RelayCounters counters) {
+      ExecutorService workers, Channel listener, RelayCounters counters, boolean tls) {
+    this.tls = tls;
     this.acceptors = acceptors;
     this.eventLoops = eventLoops;
     this.workers = workers;
@@ -59,7 +61,8 @@ public final class RelayServer implements AutoCloseable {
     opener.prepare();
     RelayConnector connector = RelayConnector.limited(
         eventLoops, settings.secret(), settings.bytesPerSecondLimit())
-        .withSilenceTimeout(settings.silenceTimeoutMillis());
+        .withSilenceTimeout(settings.silenceTimeoutMillis())
+        .withTls(settings.tls());
     ServerBootstrap bootstrap = new ServerBootstrap()
         .group(acceptors, eventLoops)
         .channel(NioServerSocketChannel.class)
@@ -79,7 +82,7 @@ public final class RelayServer implements AutoCloseable {
       if (bound.isSuccess()) {
         Channel listener = bound.channel();
         LOG.info("Relay listening on {}", listener.localAddress());
-        return new RelayServer(acceptors, eventLoops, workers, listener, counters);
+        return new RelayServer(acceptors, eventLoops, workers, listener, counters, settings.tls());
       }
       failure = bound.cause();
     } catch (RuntimeException e) {
@@ -95,6 +98,11 @@ public final class RelayServer implements AutoCloseable {
 
   public InetSocketAddress localAddress() {
     return (InetSocketAddress) listener.localAddress();
+  }
+
+  /** Whether its connections run in TLS. */
+  public boolean tls() {
+    return tls;
   }
 
   public RelayCounters counters() {

@@ -11,7 +11,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * Assembles the pipeline of an accepted connection: framing, CRC, messages, then the
+ * Assembles the pipeline of an accepted connection: TLS (unless {@code relaycp.relay.tls} is
+ * off), a cap on what an unauthenticated peer may send, framing, CRC, messages, then the
  * handshake, which hands over to the role handler once the peer has proven the secret.
  */
 final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
@@ -43,7 +44,12 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
   @Override
   protected void initChannel(SocketChannel channel) {
     ChannelPipeline pipeline = channel.pipeline();
+    if (settings.tls()) {
+      RelayTls.get().addServer(channel);
+    }
     pipeline.addLast("idle", KeepAliveHandler.idleStateHandler(settings.silenceTimeoutMillis()));
+    pipeline.addLast("unauthenticated", new UnauthenticatedLimitHandler(
+        ServerAuthenticationHandler.MAX_UNAUTHENTICATED_BYTES));
     pipeline.addLast("frames", FrameCodec.newFrameDecoder());
     pipeline.addLast("crc", new FrameCodec());
     pipeline.addLast("messages", new MessageCodec());

@@ -2,6 +2,7 @@ package dev.relaycp.relay;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -66,6 +67,11 @@ public record RelaySettings(
     return new RelaySettings(bindHost, port, secret, configuration, 0,
         DEFAULT_DATA_FRAME_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
         DEFAULT_PARALLEL_STREAMS, DEFAULT_SILENCE_TIMEOUT_MILLIS);
+  }
+
+  /** Whether connections run in TLS: {@code relaycp.relay.tls} of the configuration. */
+  public boolean tls() {
+    return RelayKeys.RELAY_TLS.from(configuration);
   }
 
   public RelaySettings withBytesPerSecondLimit(long limit) {

@@ -61,7 +61,7 @@ public final class RelayWarmUp {
       Path source = writeSource(scratch.resolve("source"), bytes);
       RelayAddress self = loopbackAddress(server.localAddress());
       BlockingQueue<RelayMessage> answers = new LinkedBlockingQueue<>();
-      RelayConnection connection = RelayConnector.of(loop, secret)
+      RelayConnection connection = RelayConnector.of(loop, secret).withTls(server.tls())
           .connectWaiting(self, new Collecting(answers), 10, 200);
       try {
         long chunkBytes = bytes / CHUNKS;

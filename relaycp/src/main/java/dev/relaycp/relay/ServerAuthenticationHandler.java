@@ -16,11 +16,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first handler on every accepted connection. It sends a fresh nonce and expects, as the
- * very next message, the HMAC of that nonce under the transfer's secret. A right proof swaps
- * this handler for the session handler; anything else (a wrong proof, any other message, a
- * malformed frame, or silence past the timeout) closes the connection, so nothing an
- * unauthenticated peer sends ever reaches a FileSystem.
+ * The first handler on every accepted connection (after TLS). It sends a fresh nonce and
+ * expects, as the very next message, the client's proof of the transfer's secret for that
+ * nonce and this connection's TLS binding ({@link RelayTls#binding}); it answers a right proof
+ * with a proof of its own for both nonces and the binding, so that the client knows it
+ * reached a relay of its transfer, and swaps itself for the session handler. Anything else (a
+ * wrong proof, any other message, a malformed frame, more bytes than a handshake takes, or
+ * silence past the timeout) closes the connection, so nothing an unauthenticated peer sends
+ * ever reaches a FileSystem. At most {@link #MAX_UNAUTHENTICATED} connections per relay may
+ * be authenticating at once; more are closed at once, which bounds what unauthenticated
+ * peers can make a relay hold.
  */
 final class ServerAuthenticationHandler extends SimpleChannelInboundHandler<RelayMessage> {
   private static final Logger LOG = LoggerFactory.getLogger(ServerAuthenticationHandler.class);
@@ -43,8 +48,20 @@ final class ServerAuthenticationHandler extends SimpleChannelInboundHandler<Rela
     this.timeoutMillis = timeoutMillis;
   }
 
+  /** Connections a relay lets authenticate at once. */
+  static final int MAX_UNAUTHENTICATED = 128;
+  /** Bytes a connection may send before it is authenticated: a handshake takes a few hundred. */
+  static final int MAX_UNAUTHENTICATED_BYTES = 16 * 1024;
+
+  private boolean counted;
+
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
+    counted = true;
+    if (counters.handshakeStarted() > MAX_UNAUTHENTICATED) {
+      reject(ctx, "more than " + MAX_UNAUTHENTICATED + " connections are authenticating at once");
+      return;
+    }
     nonce = TransferSecret.newNonce();
     ctx.writeAndFlush(new Challenge(nonce));
     timeout = ctx.executor().schedule(
@@ -60,15 +77,27 @@ final class ServerAuthenticationHandler extends SimpleChannelInboundHandler<Rela
       reject(ctx, "sent " + message.getClass().getSimpleName() + " before proving the secret");
       return;
     }
-    if (!secret.verifies(nonce, proof.mac())) {
-      reject(ctx, "wrong secret");
+    byte[] binding = RelayTls.binding(ctx.channel(), true);
+    if (!TransferSecret.same(secret.clientProof(nonce, binding), proof.mac())) {
+      reject(ctx, "wrong secret (or a party in the middle of the connection)");
       return;
     }
     timeout.cancel(false);
+    handshakeEnded();
     counters.connectionAccepted();
+    if (ctx.pipeline().get(UnauthenticatedLimitHandler.class) != null) {
+      ctx.pipeline().remove(UnauthenticatedLimitHandler.class);
+    }
     ctx.pipeline().replace(this, "session", sessionHandler.get());
-    ctx.writeAndFlush(new Authenticated());
+    ctx.writeAndFlush(new Authenticated(secret.relayProof(nonce, proof.nonce(), binding)));
     ctx.read();
+  }
+
+  private void handshakeEnded() {
+    if (counted) {
+      counted = false;
+      counters.handshakeEnded();
+    }
   }
 
   @Override
@@ -78,6 +107,7 @@ final class ServerAuthenticationHandler extends SimpleChannelInboundHandler<Rela
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    handshakeEnded();
     if (timeout != null) {
       timeout.cancel(false);
     }

@@ -6,6 +6,7 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,8 @@ public final class TransferSecret {
   private static final String ALGORITHM = "HmacSHA256";
   private static final int MINIMUM_BYTES = 16;
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final byte[] CLIENT = "relaycp client".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] RELAY = "relaycp relay".getBytes(StandardCharsets.US_ASCII);
 
   private final byte[] key;
 
@@ -94,9 +97,7 @@ public final class TransferSecret {
   /** HMAC-SHA256 of the nonce under this secret. */
   public byte[] prove(byte[] nonce) {
     try {
-      Mac mac = Mac.getInstance(ALGORITHM);
-      mac.init(new SecretKeySpec(key, ALGORITHM));
-      return mac.doFinal(nonce);
+      return hmac().doFinal(nonce);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
     }
@@ -105,6 +106,47 @@ public final class TransferSecret {
   /** Whether {@code proof} is this secret's proof for {@code nonce}, in constant time. */
   public boolean verifies(byte[] nonce, byte[] proof) {
     return MessageDigest.isEqual(prove(nonce), proof);
+  }
+
+  /**
+   * A client's proof on a relay connection: HMAC-SHA256 over "relaycp client", the relay's
+   * nonce and the connection's binding ({@link RelayTls#binding}; empty without TLS).
+   */
+  byte[] clientProof(byte[] relayNonce, byte[] binding) {
+    return mac(CLIENT, relayNonce, binding);
+  }
+
+  /**
+   * A relay's proof to its client: HMAC-SHA256 over "relaycp relay", both nonces and the
+   * binding. Its own label keeps a relay from passing off a client's proof as its own.
+   */
+  byte[] relayProof(byte[] relayNonce, byte[] clientNonce, byte[] binding) {
+    return mac(RELAY, relayNonce, clientNonce, binding);
+  }
+
+  /** Whether two proofs are equal, in constant time. */
+  static boolean same(byte[] expected, byte[] actual) {
+    return MessageDigest.isEqual(expected, actual);
+  }
+
+  private Mac hmac() throws GeneralSecurityException {
+    Mac mac = Mac.getInstance(ALGORITHM);
+    mac.init(new SecretKeySpec(key, ALGORITHM));
+    return mac;
+  }
+
+  private byte[] mac(byte[]... parts) {
+    try {
+      Mac mac = hmac();
+      for (byte[] part : parts) {
+        // Each part with its length, so that no two lists of parts read alike.
+        mac.update(ByteBuffer.allocate(4).putInt(part.length).array());
+        mac.update(part);
+      }
+      return mac.doFinal();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
+    }
   }
 
   static byte[] newNonce() {

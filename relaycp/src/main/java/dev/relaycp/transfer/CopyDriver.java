@@ -191,7 +191,8 @@ public final class CopyDriver {
       }
       run.startUploads();
       RelayConnector connector = RelayConnector.of(eventLoops, secret)
-          .withSilenceTimeout(TimeUnit.SECONDS.toMillis(settings.silenceSeconds()));
+          .withSilenceTimeout(TimeUnit.SECONDS.toMillis(settings.silenceSeconds()))
+          .configuredBy(opener.configuration());
       List<Future<?>> workers = new CopyOnWriteArrayList<>();
       Consumer<Route> startWorker = route -> {
         if (run.join(route)) {

@@ -139,7 +139,8 @@ public final class RelayProbe {
       writeScratch(source, file, settings.bytes());
       short replication = destination.getDefaultReplication(destinationScratch);
       long blockSize = destination.getDefaultBlockSize(destinationScratch);
-      RelayConnector connector = RelayConnector.of(eventLoops, secret);
+      RelayConnector connector = RelayConnector.of(eventLoops, secret)
+          .configuredBy(opener.configuration());
       List<PairResult> results = new ArrayList<>();
       if (!together) {
         for (Route route : routes) {

@@ -104,6 +104,14 @@ class AuthenticationHandlerTest {
     }
   }
 
+  /** Without TLS (an EmbeddedChannel), a connection's binding is empty. */
+  private static final byte[] NO_BINDING = new byte[0];
+
+  /** The right client proof for {@code relayNonce}, with a fresh client nonce. */
+  private Proof clientProof(byte[] relayNonce) {
+    return new Proof(secret.clientProof(relayNonce, NO_BINDING), TransferSecret.newNonce());
+  }
+
   @Test
   void serverSendsAFreshChallengeWhenTheConnectionBecomesActive() {
     EmbeddedChannel first = newServerChannel();
@@ -123,7 +131,7 @@ class AuthenticationHandlerTest {
     EmbeddedChannel channel = newServerChannel();
     byte[] nonce = challengeNonce(channel);
 
-    channel.writeInbound(new Proof(secret.prove(nonce)));
+    channel.writeInbound(clientProof(nonce));
 
     assertThat((Object) channel.readOutbound()).isInstanceOf(Authenticated.class);
     assertThat(channel.isOpen()).isTrue();
@@ -138,7 +146,7 @@ class AuthenticationHandlerTest {
   @Test
   void messagesAfterTheProofReachTheSessionHandler() {
     EmbeddedChannel channel = newServerChannel();
-    channel.writeInbound(new Proof(secret.prove(challengeNonce(channel))));
+    channel.writeInbound(clientProof(challengeNonce(channel)));
     ChunkOrder order = anOrder();
 
     channel.writeInbound(order);
@@ -151,7 +159,8 @@ class AuthenticationHandlerTest {
     EmbeddedChannel channel = newServerChannel();
     byte[] nonce = challengeNonce(channel);
 
-    channel.writeInbound(new Proof(TransferSecret.generate().prove(nonce)));
+    channel.writeInbound(new Proof(TransferSecret.generate().clientProof(nonce, NO_BINDING),
+        TransferSecret.newNonce()));
 
     assertThat(channel.isOpen()).isFalse();
     assertThat(counters.connectionsRejected()).isEqualTo(1);
@@ -167,7 +176,7 @@ class AuthenticationHandlerTest {
     EmbeddedChannel channel = newServerChannel();
     challengeNonce(channel);
 
-    channel.writeInbound(new Proof(secret.prove(earlierNonce)));
+    channel.writeInbound(clientProof(earlierNonce));
 
     assertThat(channel.isOpen()).isFalse();
     assertThat(counters.connectionsRejected()).isEqualTo(1);
@@ -220,7 +229,7 @@ class AuthenticationHandlerTest {
   @Test
   void timeoutDoesNotCloseAnAuthenticatedChannel() {
     EmbeddedChannel channel = newServerChannel();
-    channel.writeInbound(new Proof(secret.prove(challengeNonce(channel))));
+    channel.writeInbound(clientProof(challengeNonce(channel)));
 
     channel.advanceTimeBy(TIMEOUT_MILLIS * 2, TimeUnit.MILLISECONDS);
     channel.runScheduledPendingTasks();
@@ -239,23 +248,92 @@ class AuthenticationHandlerTest {
 
     Object answer = channel.readOutbound();
     assertThat(answer).isInstanceOf(Proof.class);
-    assertThat(((Proof) answer).mac()).isEqualTo(secret.prove(nonce));
-    assertThat(secret.verifies(nonce, ((Proof) answer).mac())).isTrue();
+    assertThat(((Proof) answer).mac()).isEqualTo(secret.clientProof(nonce, NO_BINDING));
+    assertThat(((Proof) answer).mac()).isNotEqualTo(secret.prove(nonce));
+    assertThat(((Proof) answer).nonce()).hasSize(32);
     assertThat(authenticated).isNotDone();
   }
 
   @Test
-  void clientCompletesOnAuthenticatedAndLeavesThePipeline() {
+  void clientCompletesOnTheRelaysProofAndLeavesThePipeline() {
     CompletableFuture<Void> authenticated = new CompletableFuture<>();
     EmbeddedChannel channel = newClientChannel(authenticated);
-    channel.writeInbound(new Challenge(TransferSecret.newNonce()));
-    channel.readOutbound();
+    byte[] relayNonce = TransferSecret.newNonce();
+    channel.writeInbound(new Challenge(relayNonce));
+    Proof proof = channel.readOutbound();
 
-    channel.writeInbound(new Authenticated());
+    channel.writeInbound(new Authenticated(
+        secret.relayProof(relayNonce, proof.nonce(), NO_BINDING)));
 
     assertThat(authenticated).isCompleted().isNotCompletedExceptionally();
     assertThat(channel.pipeline().get(ClientAuthenticationHandler.class)).isNull();
     assertThat(channel.isOpen()).isTrue();
+  }
+
+  @Test
+  void aRelayThatCannotProveTheSecretIsRefusedByTheClient() {
+    CompletableFuture<Void> authenticated = new CompletableFuture<>();
+    EmbeddedChannel channel = newClientChannel(authenticated);
+    byte[] relayNonce = TransferSecret.newNonce();
+    channel.writeInbound(new Challenge(relayNonce));
+    Proof proof = channel.readOutbound();
+
+    // A relay that passes the client's own proof back, or proves another secret.
+    channel.writeInbound(new Authenticated(proof.mac()));
+
+    Throwable failure = failureOf(authenticated);
+    assertThat(((RelayCpException) failure).code())
+        .isEqualTo(ErrorCode.RELAY_AUTHENTICATION_FAILED);
+    assertThat(failure).hasMessageContaining("could not prove the transfer's secret");
+    assertThat(channel.isOpen()).isFalse();
+  }
+
+  @Test
+  void theRelaysAnswerProvesTheSecretForBothNonces() {
+    EmbeddedChannel channel = newServerChannel();
+    byte[] relayNonce = challengeNonce(channel);
+    byte[] clientNonce = TransferSecret.newNonce();
+
+    channel.writeInbound(new Proof(secret.clientProof(relayNonce, NO_BINDING), clientNonce));
+
+    Authenticated answer = channel.readOutbound();
+    assertThat(answer.mac())
+        .isEqualTo(secret.relayProof(relayNonce, clientNonce, NO_BINDING))
+        .isNotEqualTo(TransferSecret.generate().relayProof(relayNonce, clientNonce, NO_BINDING));
+  }
+
+  @Test
+  void aPeerSendingMoreThanAHandshakeBeforeAuthenticatingIsClosed() {
+    EmbeddedChannel channel = new EmbeddedChannel(
+        new UnauthenticatedLimitHandler(ServerAuthenticationHandler.MAX_UNAUTHENTICATED_BYTES),
+        FrameCodec.newFrameDecoder(), new FrameCodec(), new MessageCodec(),
+        new ServerAuthenticationHandler(secret, sessions, counters, TIMEOUT_MILLIS));
+    channels.add(channel);
+    // The first bytes of one frame that claims almost the largest payload.
+    ByteBuf start = Unpooled.buffer().writeInt(FrameCodec.MAX_PAYLOAD_BYTES).writeByte(1)
+        .writeZero(8 * 1024);
+    channel.writeInbound(start);
+    assertThat(channel.isOpen()).isTrue();
+
+    channel.writeInbound(Unpooled.buffer().writeZero(9 * 1024));
+
+    assertThat(channel.isOpen()).isFalse();
+    assertThat(sessions.calls).isZero();
+  }
+
+  @Test
+  void connectionsBeyondTheCapOfThoseAuthenticatingAreClosedAtOnce() {
+    for (int open = 0; open < ServerAuthenticationHandler.MAX_UNAUTHENTICATED; open++) {
+      assertThat(newServerChannel().isOpen()).isTrue();
+    }
+
+    EmbeddedChannel oneTooMany = newServerChannel();
+
+    assertThat(oneTooMany.isOpen()).isFalse();
+    assertThat(counters.connectionsRejected()).isEqualTo(1);
+    // One that authenticates makes room again.
+    channels.get(0).writeInbound(clientProof(challengeNonce(channels.get(0))));
+    assertThat(newServerChannel().isOpen()).isTrue();
   }
 
   @Test
@@ -330,8 +408,10 @@ class AuthenticationHandlerTest {
       part.release();
     }
     decoder.writeInbound(challengeBytes);
-    byte[] mac = secret.prove(((Challenge) decoder.readInbound()).nonce());
-    ByteBuf payload = Unpooled.buffer().writeInt(mac.length).writeBytes(mac).writeByte(0);
+    byte[] mac = secret.clientProof(((Challenge) decoder.readInbound()).nonce(), NO_BINDING);
+    byte[] clientNonce = TransferSecret.newNonce();
+    ByteBuf payload = Unpooled.buffer().writeInt(mac.length).writeBytes(mac)
+        .writeInt(clientNonce.length).writeBytes(clientNonce).writeByte(0);
     EmbeddedChannel framer = new EmbeddedChannel(new FrameCodec());
     channels.add(framer);
     framer.writeOutbound(Frame.of(FrameType.PROOF, payload));

@@ -170,7 +170,7 @@ class IncomingChunkStreamTest {
 
   @Test
   void unexpectedMessageInsideAChunkIsAProtocolError() {
-    queue.add(new RelayMessage.Authenticated());
+    queue.add(new RelayMessage.Authenticated(new byte[32]));
     IncomingChunkStream stream = new IncomingChunkStream(queue, CHUNK, 10);
 
     assertThatThrownBy(stream::read)

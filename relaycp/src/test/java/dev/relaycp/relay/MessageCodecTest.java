@@ -231,17 +231,22 @@ class MessageCodecTest {
   void proofRoundTrips() {
     byte[] mac = TransferSecret.generate().prove(new byte[] {1, 2, 3});
 
-    Proof decoded = roundTrip(new Proof(mac));
+    byte[] nonce = TransferSecret.newNonce();
+
+    Proof decoded = roundTrip(new Proof(mac, nonce));
 
     assertThat(decoded.mac()).isEqualTo(mac);
+    assertThat(decoded.nonce()).isEqualTo(nonce);
   }
 
   @Test
-  void authenticatedRoundTripsAsAnEmptyFrame() {
-    byte[] bytes = encode(new Authenticated());
+  void authenticatedRoundTripsWithTheRelaysProof() {
+    byte[] mac = TransferSecret.generate().prove(new byte[] {4, 5, 6});
 
-    assertThat(bytes).hasSize(4 + 1 + 4);
-    assertThat((Object) roundTrip(new Authenticated())).isEqualTo(new Authenticated());
+    byte[] bytes = encode(new Authenticated(mac));
+
+    assertThat(bytes).hasSize(4 + 1 + 4 + mac.length + 4);
+    assertThat(((Authenticated) roundTrip(new Authenticated(mac))).mac()).isEqualTo(mac);
   }
 
   @Test
@@ -286,7 +291,8 @@ class MessageCodecTest {
     EmbeddedChannel receiver = newChannel();
 
     assertThatThrownBy(() -> receiver.writeInbound(
-            Unpooled.wrappedBuffer(encodeFrame(FrameType.AUTHENTICATED, new byte[] {0}))))
+            Unpooled.wrappedBuffer(encodeFrame(FrameType.AUTHENTICATED,
+                new byte[] {0, 0, 0, 1, 7, 0}))))
         .isInstanceOf(CorruptedFrameException.class)
         .hasMessageContaining("trailing bytes");
   }

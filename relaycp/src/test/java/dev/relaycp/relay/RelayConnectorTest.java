@@ -67,6 +67,142 @@ class RelayConnectorTest {
     }
   }
 
+  @Test
+  void connectionsRunInTlsByDefaultSoAPartyInTheMiddleSeesNoPathOrData() throws Exception {
+    String captured = sendOrderThroughProxy(new Configuration(), true);
+
+    assertThat(captured).doesNotContain("private-path-8842");
+  }
+
+  @Test
+  void withTlsOffOnBothEndsTheSameOrderCrossesInPlaintext() throws Exception {
+    Configuration plaintext = new Configuration();
+    plaintext.setBoolean("relaycp.relay.tls", false);
+
+    String captured = sendOrderThroughProxy(plaintext, false);
+
+    // The proxy here is the control: it would see the path if nothing hid it.
+    assertThat(captured).contains("private-path-8842");
+  }
+
+  @Test
+  void aDriverInTlsFailsAtOnceAgainstARelayWithoutItNamingTheSetting() throws Exception {
+    Configuration plaintext = new Configuration();
+    plaintext.setBoolean("relaycp.relay.tls", false);
+    try (RelayServer relay =
+        RelayServer.start(RelaySettings.of("127.0.0.1", 0, secret, plaintext))) {
+      RelayAddress address = RelayAddress.of("127.0.0.1", relay.localAddress().getPort());
+
+      assertThatThrownBy(() -> RelayConnector.of(loop, secret)
+          .connectWaiting(address, ignoring(), 5, 100))
+          .isInstanceOfSatisfying(RelayCpException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.RELAY_AUTHENTICATION_FAILED);
+            assertThat(e).hasMessageContaining("relaycp.relay.tls");
+          });
+    }
+  }
+
+  /**
+   * Sends one chunk order to a relay through a TCP proxy that records every byte both ways,
+   * and returns what it recorded (as ISO-8859-1, byte for byte).
+   */
+  private String sendOrderThroughProxy(Configuration configuration, boolean tls)
+      throws Exception {
+    try (RelayServer relay =
+            RelayServer.start(RelaySettings.of("127.0.0.1", 0, secret, configuration));
+        RecordingProxy proxy = new RecordingProxy(relay.localAddress().getPort())) {
+      java.util.concurrent.BlockingQueue<RelayMessage> answers =
+          new java.util.concurrent.LinkedBlockingQueue<>();
+      RelayConnection connection = RelayConnector.of(loop, secret).withTls(tls).connectWaiting(
+          RelayAddress.of("127.0.0.1", proxy.port()), new RelayConnection.Listener() {
+            @Override
+            public void onMessage(RelayMessage message) {
+              answers.add(message);
+            }
+
+            @Override
+            public void onClosed(Throwable cause) {
+            }
+          }, 5, 100);
+      connection.send(new RelayMessage.ChunkOrder(1, java.net.URI.create(
+              "file:/tmp/private-path-8842/none"), 0, 10,
+          "127.0.0.1:" + relay.localAddress().getPort(),
+          dev.relaycp.fs.ChunkTarget.file(java.net.URI.create("file:/tmp/private-path-8842/t"),
+              (short) 1, 1 << 20))).sync();
+      // The relay answers (the source does not exist) once the order has crossed the proxy.
+      assertThat(answers.poll(30, java.util.concurrent.TimeUnit.SECONDS))
+          .isInstanceOf(RelayMessage.ChunkFailed.class);
+      connection.close();
+      return proxy.recorded();
+    }
+  }
+
+  /** Forwards one TCP connection to a port on loopback and keeps every byte it carried. */
+  private static final class RecordingProxy implements AutoCloseable {
+    private final ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+    private final java.io.ByteArrayOutputStream seen = new java.io.ByteArrayOutputStream();
+    private final List<Socket> sockets = new ArrayList<>();
+    private final Thread acceptor;
+
+    RecordingProxy(int target) throws IOException {
+      acceptor = new Thread(() -> {
+        try {
+          Socket client = listener.accept();
+          Socket server = new Socket(InetAddress.getLoopbackAddress(), target);
+          synchronized (sockets) {
+            sockets.add(client);
+            sockets.add(server);
+          }
+          pump(client, server);
+          pump(server, client);
+        } catch (IOException closed) {
+          // The test is over.
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    private void pump(Socket from, Socket to) {
+      Thread pump = new Thread(() -> {
+        byte[] buffer = new byte[8192];
+        try {
+          int read;
+          while ((read = from.getInputStream().read(buffer)) > 0) {
+            synchronized (seen) {
+              seen.write(buffer, 0, read);
+            }
+            to.getOutputStream().write(buffer, 0, read);
+          }
+        } catch (IOException closed) {
+          // Either end went away.
+        }
+      });
+      pump.setDaemon(true);
+      pump.start();
+    }
+
+    int port() {
+      return listener.getLocalPort();
+    }
+
+    String recorded() {
+      synchronized (seen) {
+        return seen.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      listener.close();
+      synchronized (sockets) {
+        for (Socket socket : sockets) {
+          socket.close();
+        }
+      }
+    }
+  }
+
   /** Connects clients nobody accepts until the listener's queue is full and drops SYNs. */
   private void fillAcceptQueue(ServerSocket listener) throws IOException {
     for (int i = 0; i < 16; i++) {

@@ -1,0 +1,156 @@
+package dev.relaycp.relay;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import io.netty.channel.Channel;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import java.math.BigInteger;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * TLS on every relay connection, both ends authenticated by the transfer's secret.
+ *
+ * <p>Each process makes one ephemeral key pair (EC P-256) and a self-signed certificate for
+ * it when it first needs them; nothing is written to disk and no certificate authority is
+ * involved. TLS itself accepts any certificate and requires one from the client too; what
+ * authenticates the peer is the secret handshake that runs inside TLS, whose proofs cover the
+ * {@link #binding} of the connection: a hash of both ends' certificates. TLS proves that each
+ * end holds the private key of the certificate it showed, so a peer in the middle, which
+ * would have to show each end a certificate of its own, makes the two ends compute different
+ * bindings and fails the handshake without knowing the secret; and one that does not know
+ * the secret fails it anyway. This is channel binding in the sense of RFC 5929's
+ * tls-server-end-point, extended to the client's certificate.
+ *
+ * <p>With TLS off ({@code relaycp.relay.tls=false}, both ends alike) the binding is empty and
+ * the same handshake still authenticates both ends, in plaintext.
+ */
+public final class RelayTls {
+  private static final String HANDLER = "tls";
+  private static final byte[] NO_BINDING = new byte[0];
+
+  private final SslContext server;
+  private final SslContext client;
+
+  private RelayTls(SslContext server, SslContext client) {
+    this.server = server;
+    this.client = client;
+  }
+
+  /** This process's identity, made on first use. */
+  public static RelayTls get() {
+    return Holder.INSTANCE;
+  }
+
+  private static final class Holder {
+    static final RelayTls INSTANCE = create();
+  }
+
+  private static RelayTls create() {
+    try {
+      KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+      generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
+      KeyPair keys = generator.generateKeyPair();
+      X509Certificate certificate = selfSigned(keys);
+      SslContext server = SslContextBuilder.forServer(keys.getPrivate(), certificate)
+          .sslProvider(SslProvider.JDK)
+          .clientAuth(ClientAuth.REQUIRE)
+          .trustManager(InsecureTrustManagerFactory.INSTANCE)
+          .protocols("TLSv1.3")
+          .build();
+      SslContext client = SslContextBuilder.forClient()
+          .sslProvider(SslProvider.JDK)
+          .keyManager(keys.getPrivate(), certificate)
+          .trustManager(InsecureTrustManagerFactory.INSTANCE)
+          .protocols("TLSv1.3")
+          .build();
+      return new RelayTls(server, client);
+    } catch (GeneralSecurityException | SSLException | RuntimeException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot set up TLS for the relay"
+          + " connections (" + e + "); it needs Java's EC and TLS 1.3 and BouncyCastle's"
+          + " bcpkix, which Hadoop ships; or set relaycp.relay.tls=false on every end", e);
+    } catch (NoClassDefFoundError e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot set up TLS for the relay"
+          + " connections: BouncyCastle (bcpkix) is not on the class path (" + e.getMessage()
+          + "); put Hadoop's own jars on it, or set relaycp.relay.tls=false on every end", e);
+    }
+  }
+
+  private static X509Certificate selfSigned(KeyPair keys) throws GeneralSecurityException {
+    try {
+      X500Name name = new X500Name("CN=relaycp");
+      Instant now = Instant.now();
+      JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name,
+          new BigInteger(64, new SecureRandom()), Date.from(now.minus(Duration.ofDays(1))),
+          Date.from(now.plus(Duration.ofDays(3650))), name, keys.getPublic());
+      return new JcaX509CertificateConverter().getCertificate(builder.build(
+          new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+    } catch (org.bouncycastle.operator.OperatorCreationException e) {
+      throw new GeneralSecurityException("signing the relay's certificate", e);
+    }
+  }
+
+  /** Puts TLS first in an accepted connection's pipeline. */
+  void addServer(Channel channel) {
+    channel.pipeline().addFirst(HANDLER, server.newHandler(channel.alloc()));
+  }
+
+  /** Puts TLS first in an outgoing connection's pipeline. */
+  void addClient(Channel channel) {
+    channel.pipeline().addFirst(HANDLER, client.newHandler(channel.alloc()));
+  }
+
+  /**
+   * The connection's binding for the secret handshake: SHA-256 of the server's certificate
+   * then the client's, as TLS authenticated them; empty without TLS. Call once data has
+   * arrived (the TLS handshake is then complete).
+   *
+   * @param server whether this end accepted the connection
+   */
+  static byte[] binding(Channel channel, boolean server) {
+    requireNonNull(channel, "channel is null");
+    SslHandler tls = channel.pipeline().get(SslHandler.class);
+    if (tls == null) {
+      return NO_BINDING;
+    }
+    SSLSession session = tls.engine().getSession();
+    try {
+      Certificate[] local = session.getLocalCertificates();
+      Certificate[] peer = session.getPeerCertificates();
+      if (local == null || local.length == 0 || peer.length == 0) {
+        throw new IllegalStateException("a TLS end showed no certificate");
+      }
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      digest.update((server ? local : peer)[0].getEncoded());
+      digest.update((server ? peer : local)[0].getEncoded());
+      return digest.digest();
+    } catch (SSLPeerUnverifiedException e) {
+      throw new IllegalStateException("the TLS handshake has not authenticated the peer", e);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 and certificate encoding are part of Java", e);
+    }
+  }
+}
