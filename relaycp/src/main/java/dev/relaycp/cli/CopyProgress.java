@@ -41,6 +41,7 @@ public final class CopyProgress implements TransferProgress.Listener, AutoClosea
       bar.maxHint(progress.bytesTotal());
       bar.stepTo(progress.bytesDone());
       bar.setExtraMessage(" " + progress.phase() + ", routes " + progress.routesActive()
+          + (progress.routesStalled() > 0 ? " (" + progress.routesStalled() + " stalled)" : "")
           + (progress.chunksResent() > 0 ? ", re-sent " + progress.chunksResent() : ""));
     }
   }

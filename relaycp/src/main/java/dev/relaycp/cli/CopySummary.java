@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.relaycp.transfer.CopyReport;
 import dev.relaycp.transfer.NotPreserved;
+import dev.relaycp.transfer.ResumeOutcome;
 import dev.relaycp.transfer.RouteResult;
 import dev.relaycp.transfer.SyncOutcome;
 import java.util.ArrayList;
@@ -65,15 +66,28 @@ public final class CopySummary {
       notPreserved.add(entry);
     }
     summary.put("notPreserved", notPreserved);
+    ResumeOutcome resume = result.resume();
+    summary.put("resumed", resume.resumed());
+    summary.put("run", resume.run());
+    summary.put("bytesReused", resume.bytesReused());
+    summary.put("chunksReused", resume.chunksReused());
+    summary.put("filesCommittedEarlier", resume.filesCommittedEarlier());
     return summary;
   }
 
   static String line(CopyReport result) {
-    return String.format(Locale.ROOT, "Copied %d files (%s) in %.1f s: %.1f MB/s over %d routes;"
-            + " %d chunks re-sent; all %d files verified (COMPOSITE_CRC).",
+    String line = String.format(Locale.ROOT, "Copied %d files (%s) in %.1f s: %.1f MB/s over"
+            + " %d routes; %d chunks re-sent; all %d files verified (COMPOSITE_CRC).",
         result.files(), humanBytes(result.bytes()), result.seconds(),
         result.megabytesPerSecond(), result.routes() - result.routesDropped(),
         result.chunksResent(), result.verification().size());
+    ResumeOutcome resume = result.resume();
+    if (resume.resumed()) {
+      line += String.format(Locale.ROOT, " Resumed an earlier run: %s reused (%d chunks staged,"
+              + " %d files committed) and not sent again.", humanBytes(resume.bytesReused()),
+          resume.chunksReused(), resume.filesCommittedEarlier());
+    }
+    return line;
   }
 
   public static ObjectMapper jsonMapper() {

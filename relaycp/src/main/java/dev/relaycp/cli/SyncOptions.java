@@ -50,7 +50,17 @@ public final class SyncOptions {
   List<String> diff;
 
   /** These options, checked against each other and --overwrite. */
+  @Option(names = "--atomic",
+      description = "DST, which must not exist, appears whole by one rename once every file"
+          + " is verified, as with DistCp's -atomic; not with --update or --overwrite")
+  boolean atomic;
+
   SyncSettings settings(boolean overwrite) {
+    if (atomic && (update || overwrite)) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--atomic makes DST appear whole"
+          + " and needs it not to exist; drop " + (update ? "--update" : "--overwrite")
+          + " (DistCp's -atomic refuses them too)");
+    }
     if (delete && !update) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "--delete needs --update; add --update (DistCp's -delete needs -update too)");
@@ -95,7 +105,7 @@ public final class SyncOptions {
             + e.getMessage() + "; name two snapshots of SRC");
       }
     }
-    return new SyncSettings(update, delete, kept, filterPatterns(), range);
+    return new SyncSettings(update, delete, kept, filterPatterns(), range, atomic);
   }
 
   /** The --filters file's patterns, one a line; blank lines are skipped. */

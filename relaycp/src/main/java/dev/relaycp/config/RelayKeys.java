@@ -27,6 +27,18 @@ public final class RelayKeys {
   /** Checksum comparisons, and then commits, run at once after the copy. */
   public static final WholeNumberSetting COPY_VERIFICATION_THREADS =
       new WholeNumberSetting("relaycp.copy.verification-threads", 16, 1);
+  /**
+   * Seconds between a copy's staging heartbeats; a later run of the same copy takes up a
+   * staging whose heartbeat has been still three times this long.
+   */
+  public static final WholeNumberSetting COPY_STAGING_HEARTBEAT_SECONDS =
+      new WholeNumberSetting("relaycp.copy.staging-heartbeat-seconds", 10, 1, 3600);
+  /**
+   * Seconds a route may hold chunks and answer none before it is dropped (longer where its
+   * chunks in flight would take longer at its rate).
+   */
+  public static final WholeNumberSetting COPY_STALL_SECONDS =
+      new WholeNumberSetting("relaycp.copy.stall-seconds", 120, 5, 86_400);
   /** Seconds a route keeps trying a reader relay that refuses connections. */
   public static final WholeNumberSetting COPY_RELAY_WAIT_SECONDS =
       new WholeNumberSetting("relaycp.copy.relay-wait-seconds", 10, 0);

@@ -27,6 +27,7 @@ public enum ErrorCode {
   VERIFICATION_FAILED(EXTERNAL, true),
   PROTOCOL_ERROR(INTERNAL, false),
   INTERRUPTED(EXTERNAL, true),
+  COPY_RUNNING(EXTERNAL, true),
   INTERNAL_ERROR(INTERNAL, false);
 
   private final ErrorCategory category;

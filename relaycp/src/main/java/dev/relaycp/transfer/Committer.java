@@ -185,6 +185,25 @@ final class Committer {
     }
   }
 
+  /**
+   * Renames {@code whole}, a tree committed in the staging directory, to {@code target} in one
+   * step (creating {@code target}'s parent first); {@code target} must not exist.
+   */
+  void renameWhole(Path whole, Path target) {
+    List<Path> createdDirectories = new ArrayList<>();
+    try {
+      ensureDirectory(target.getParent(), createdDirectories);
+      fileContext.rename(whole, target, Options.Rename.NONE);
+    } catch (FileAlreadyExistsException e) {
+      undo(List.of(), createdDirectories);
+      throw new RelayCpException(ErrorCode.TARGET_EXISTS, "DST " + target + " appeared while"
+          + " the copy ran; --atomic needs it not to exist, so nothing was committed", e);
+    } catch (IOException e) {
+      undo(List.of(), createdDirectories);
+      throw HadoopFailures.translate(e, "renaming the copied tree to " + target);
+    }
+  }
+
   private void commitFile(SourceFile file, Path staged, Path destinationRoot,
       List<Path> placedFiles) throws IOException {
     Path target = finalPath(destinationRoot, file.relativePath());

@@ -36,6 +36,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -64,8 +65,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class CopyDriver {
   private static final Logger LOG = LoggerFactory.getLogger(CopyDriver.class);
-  /** How often a copy moves its staging heartbeat. */
-  private static final long STAGING_BEAT_SECONDS = 10;
   /** A staging directory whose heartbeat is this old belongs to a copy that has ended. */
   public static final Duration LEFTOVER_AFTER = Duration.ofMinutes(10);
 
@@ -115,6 +114,10 @@ public final class CopyDriver {
     Committer committer = new Committer(destination, settings.replacesTargets(),
         sync.preserve(), source);
     String transferId = UUID.randomUUID().toString();
+    // An earlier run of this copy that did not finish: its staged chunks are taken over. (Not
+    // with --diff, whose renames and deletions an earlier run may have applied already.)
+    Optional<ResumableStaging.Found> resumable = diff.isPresent() ? Optional.empty()
+        : findResumable(destination, sourceRoot, destinationRoot, settings);
     // The diff's renames and deletions go first, so --update finds renamed files in place.
     int diffDeleted = diff.map(changes -> changes.apply(destination, destinationRoot,
         transferId)).orElse(0);
@@ -122,7 +125,17 @@ public final class CopyDriver {
         ? new UpdateCheck(source, destination, sync.keeps(PreservedAttribute.BLOCK_SIZE),
             settings.verificationThreads()).split(listed, destinationRoot)
         : UpdateCheck.Result.copyAll(listed);
-    SourceTree tree = update.toCopy();
+    // Files that earlier run committed already (at their final names, with their source's
+    // checksum) are done; any other file at a final name is a conflict as ever.
+    UpdateCheck.Result committedEarlier = resumable.isPresent() && !sync.update()
+        && !settings.overwrite()
+        ? new UpdateCheck(source, destination, sync.keeps(PreservedAttribute.BLOCK_SIZE),
+            settings.verificationThreads()).split(update.toCopy(), destinationRoot)
+        : UpdateCheck.Result.copyAll(update.toCopy());
+    SourceTree tree = committedEarlier.toCopy();
+    if (sync.atomic()) {
+      refuseExistingForAtomic(destination, destinationRoot);
+    }
     committer.checkTargets(tree, destinationRoot);
 
     Optional<FileChecksum> checksumSample =
@@ -142,7 +155,10 @@ public final class CopyDriver {
           chunks.size(), routes.size(), routeSource.provisioner(), update.skipped().size());
       CopyReport copied = copy(settings, source, destination, tree, listedRoot, destinationRoot,
           committer, chunks, transferId, routeSource, secret, progress, phases, started,
-          checksumSample);
+          checksumSample, resumable);
+      copied = copied.withResume(copied.resume().withCommittedEarlier(
+          committedEarlier.skipped().size(),
+          committedEarlier.skipped().stream().mapToLong(SourceFile::length).sum()));
       for (SourceFile skipped : update.skipped()) {
         committer.refreshSkipped(skipped,
             Committer.finalPath(destinationRoot, skipped.relativePath()));
@@ -163,24 +179,31 @@ public final class CopyDriver {
       List<Chunk> chunks,
       String transferId, RouteSource routeSource, TransferSecret secret,
       TransferProgress.Listener progress, PhaseClock phases, long started,
-      Optional<FileChecksum> checksumSample) {
-    reportLeftovers(destination, destinationRoot);
-    StagingArea staging = StagingArea.create(destination, destinationRoot, transferId);
+      Optional<FileChecksum> checksumSample, Optional<ResumableStaging.Found> resumable) {
+    reportLeftovers(destination, destinationRoot,
+        resumable.map(ResumableStaging.Found::root).orElse(null));
+    StagingArea staging = resumable
+        .map(found -> StagingArea.adopt(destination, found.root(), found.recovered().runs()))
+        .orElseGet(() -> StagingArea.create(destination, destinationRoot, transferId));
+    CopyJournal journal = CopyJournal.start(destination, staging.root(),
+        CopyJournal.Header.of(sourceRoot, destinationRoot, staging.run()));
     ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(
         new DefaultThreadFactory("staging-heartbeat", true));
-    heartbeat.scheduleWithFixedDelay(staging::beat, STAGING_BEAT_SECONDS, STAGING_BEAT_SECONDS,
-        TimeUnit.SECONDS);
-    // Ctrl-C or SIGTERM ends the JVM without this method's finally: the staging goes then too,
-    // before the file systems close (a higher priority runs first).
-    Runnable removeOnSignal = () -> {
-      LOG.warn("Stopped before the copy ended: removing the staging directory {}",
-          staging.root());
-      staging.remove();
-    };
-    ShutdownHookManager.get().addShutdownHook(removeOnSignal,
-        FileSystem.SHUTDOWN_HOOK_PRIORITY + 2);
+    heartbeat.scheduleWithFixedDelay(staging::beat, settings.stagingBeatSeconds(),
+        settings.stagingBeatSeconds(), TimeUnit.SECONDS);
     Run run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
-        started);
+        started, journal);
+    // Ctrl-C or SIGTERM ends the JVM without this method's finally: the staging is kept for
+    // the next run then too (or removed, if it holds nothing), before the file systems close
+    // (a higher priority runs first).
+    Runnable stopOnSignal = () -> {
+      journal.close();
+      run.endStaging(settings.destination(), null);
+    };
+    ShutdownHookManager.get().addShutdownHook(stopOnSignal,
+        FileSystem.SHUTDOWN_HOOK_PRIORITY + 2);
+    RelayCpException failure = null;
+    boolean committed = false;
     NioEventLoopGroup eventLoops =
         new NioEventLoopGroup(2, new DefaultThreadFactory("driver-io", true));
     ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
@@ -189,16 +212,19 @@ public final class CopyDriver {
         new ChecksumVerifier(source, destination)
             .checkDestination(staging.root(), checksumSample.get());
       }
-      run.startUploads();
+      run.prepare(resumable.map(ResumableStaging.Found::recovered)
+          .orElse(CopyJournal.Recovered.NONE));
       RelayConnector connector = RelayConnector.of(eventLoops, secret)
           .withSilenceTimeout(TimeUnit.SECONDS.toMillis(settings.silenceSeconds()))
           .configuredBy(opener.configuration());
       List<Future<?>> workers = new CopyOnWriteArrayList<>();
       Consumer<Route> startWorker = route -> {
         if (run.join(route)) {
-          workers.add(pool.submit(new RouteWorker(route, connector, run.queue, run,
+          RouteWorker worker = new RouteWorker(route, connector, run.queue, run,
               settings.chunksInFlightPerRoute(), settings.bytesInFlightPerRoute(),
-              run::liveRoutes, settings.relayWaitSeconds())));
+              run::liveRoutes, settings.relayWaitSeconds(), settings.stallSeconds());
+          run.routeWorkers.add(worker);
+          workers.add(pool.submit(worker));
         }
       };
       // Listening first, then the routes ready now: a route that joins in between is seen by
@@ -206,6 +232,7 @@ public final class CopyDriver {
       routeSource.onJoin(startWorker);
       routeSource.routes().forEach(startWorker);
       while (!run.queue.awaitCompletion(500, TimeUnit.MILLISECONDS)) {
+        run.routeWorkers.forEach(RouteWorker::dropIfStalled);
         run.checkRoutesLeft();
         run.report("copying");
       }
@@ -219,8 +246,16 @@ public final class CopyDriver {
       List<FileVerification> verification = run.verify(source, pool, staged);
       phases.end("verifying");
       run.report("committing");
-      committer.commit(tree, sourceRoot, destinationRoot, staged, pool,
-          settings.verificationThreads());
+      if (settings.sync().atomic()) {
+        // The whole tree is committed inside the staging, then appears by one rename.
+        Path whole = staging.atomicTree();
+        committer.commit(tree, sourceRoot, whole, staged, pool, settings.verificationThreads());
+        committer.renameWhole(whole, destinationRoot);
+      } else {
+        committer.commit(tree, sourceRoot, destinationRoot, staged, pool,
+            settings.verificationThreads());
+      }
+      committed = true;
       phases.end("committing");
       double seconds = (System.nanoTime() - started) / 1e9;
       run.report("done");
@@ -228,20 +263,62 @@ public final class CopyDriver {
           tree.totalBytes(), tree.files().size(), tree.directories().size(), seconds,
           run.routesTotal(), run.routesDropped.get(), chunks.size(), run.chunksResent.get(),
           verification, run.routeResults(), phases.seconds(), routeSource.provisioner(),
-          routeSource.relaysStarted(), run.localReadFraction());
+          routeSource.relaysStarted(), run.localReadFraction(), SyncOutcome.NONE,
+          run.resumeOutcome());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new RelayCpException(ErrorCode.INTERRUPTED, "the copy was interrupted", e);
+      failure = new RelayCpException(ErrorCode.INTERRUPTED, "the copy was interrupted", e);
+      throw failure;
+    } catch (RelayCpException e) {
+      failure = e;
+      throw e;
     } finally {
       run.stopJoining();
-      run.queue.fail(new RelayCpException(ErrorCode.INTERRUPTED, "the copy has ended"));
+      if (run.queue != null) {
+        run.queue.fail(new RelayCpException(ErrorCode.INTERRUPTED, "the copy has ended"));
+      }
       pool.shutdownNow();
       eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       heartbeat.shutdownNow();
-      staging.remove();
-      if (!ShutdownHookManager.get().isShutdownInProgress()) {
-        ShutdownHookManager.get().removeShutdownHook(removeOnSignal);
+      journal.close();
+      if (committed) {
+        staging.remove();
+      } else {
+        run.endStaging(settings.destination(), failure);
       }
+      if (!ShutdownHookManager.get().isShutdownInProgress()) {
+        ShutdownHookManager.get().removeShutdownHook(stopOnSignal);
+      }
+    }
+  }
+
+  /** With --atomic the destination appears by one rename, so it must not exist yet. */
+  private static void refuseExistingForAtomic(FileSystem destination, Path destinationRoot) {
+    try {
+      if (destination.exists(destinationRoot)) {
+        throw new RelayCpException(ErrorCode.TARGET_EXISTS, "DST " + destinationRoot
+            + " exists; --atomic makes DST appear whole by one rename, so give a path that does"
+            + " not exist yet (or drop --atomic)");
+      }
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "reading the destination " + destinationRoot);
+    }
+  }
+
+  /** An earlier run's staging of this copy to take up, waiting while its driver may live. */
+  private static Optional<ResumableStaging.Found> findResumable(FileSystem destination,
+      Path sourceRoot, Path destinationRoot, CopySettings settings) {
+    try {
+      Optional<ResumableStaging.Found> found = ResumableStaging.find(destination, sourceRoot,
+          destinationRoot, Duration.ofSeconds(3 * settings.stagingBeatSeconds()));
+      found.ifPresent(staging -> LOG.info("Resuming the copy staged in {}: {} chunks or files"
+              + " of {} earlier run{} are still there", staging.root(),
+          staging.recovered().staged().size(), staging.recovered().runs(),
+          staging.recovered().runs() == 1 ? "" : "s"));
+      return found;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RelayCpException(ErrorCode.INTERRUPTED, "the copy was interrupted", e);
     }
   }
 
@@ -250,10 +327,12 @@ public final class CopyDriver {
    * killed outright), and how to remove them; they are not touched, since they are not this
    * copy's.
    */
-  private static void reportLeftovers(FileSystem destination, Path destinationRoot) {
+  private static void reportLeftovers(FileSystem destination, Path destinationRoot,
+      Path resumed) {
     try {
       List<LeftoverStaging.Leftover> leftovers = LeftoverStaging.find(destination,
-          destinationRoot, Instant.now().minus(LEFTOVER_AFTER));
+          destinationRoot, Instant.now().minus(LEFTOVER_AFTER)).stream()
+          .filter(leftover -> !leftover.path().equals(resumed)).toList();
       if (!leftovers.isEmpty()) {
         LOG.warn("{} staging director{} of earlier copies that did not finish ({} bytes) beside"
                 + " {}: {}; `relaycp clean {}` removes them", leftovers.size(),
@@ -351,8 +430,17 @@ public final class CopyDriver {
     private final StagingArea staging;
     private final FileSystem destination;
     private final TransferProgress.Listener progress;
-    private final ChunkQueue queue;
+    /** The chunks still to send; made by {@link #prepare}, before any route starts. */
+    private volatile ChunkQueue queue;
+    private final CopyJournal journal;
     private final AtomicIntegerArray sends;
+    /** Files of several chunks an earlier run completed, by file index. */
+    private final Map<Integer, URI> completedFiles = new HashMap<>();
+    private int chunksReused;
+    private long bytesReused;
+    private final AtomicBoolean stagingEnded = new AtomicBoolean();
+    /** Every route's worker, for the stall watch and the progress line. */
+    private final List<RouteWorker> routeWorkers = new CopyOnWriteArrayList<>();
     private final Map<Integer, byte[]> uploads = new HashMap<>();
     private final Map<Integer, Map<Integer, byte[]>> parts = new ConcurrentHashMap<>();
     private final Map<Integer, URI> wholeFiles = new ConcurrentHashMap<>();
@@ -376,7 +464,7 @@ public final class CopyDriver {
 
     Run(CopySettings settings, SourceTree tree, List<Chunk> chunks, StagingArea staging,
         FileSystem destination, TransferProgress.Listener progress, RouteSource routeSource,
-        long started) {
+        long started, CopyJournal journal) {
       this.settings = settings;
       this.started = started;
       this.tree = tree;
@@ -385,8 +473,84 @@ public final class CopyDriver {
       this.destination = destination;
       this.progress = progress;
       this.routeSource = routeSource;
-      this.queue = new ChunkQueue(chunks);
+      this.journal = journal;
       this.sends = new AtomicIntegerArray(chunks.size());
+    }
+
+    /**
+     * Starts the uploads and queues every chunk that {@code recovered} does not already hold:
+     * a whole file staged by an earlier run, a file it completed from its chunks, or (where
+     * parts are concatenated) a part it wrote into this file's part directory.
+     */
+    void prepare(CopyJournal.Recovered recovered) {
+      startUploads();
+      List<Chunk> toSend = new ArrayList<>();
+      for (Chunk chunk : chunks) {
+        SourceFile file = tree.files().get(chunk.fileIndex());
+        Optional<URI> reused;
+        if (chunk.wholeFile()) {
+          reused = recovered.find(CopyJournal.Key.of(file, chunk));
+          reused.ifPresent(uri -> wholeFiles.put(chunk.fileIndex(), uri));
+        } else if (concatParts) {
+          Optional<URI> completed = recovered.find(
+              CopyJournal.Key.completed(file, chunk.chunksInFile()));
+          completed.ifPresent(uri -> completedFiles.put(chunk.fileIndex(), uri));
+          reused = completed.isPresent() ? completed : recovered.find(
+                  CopyJournal.Key.of(file, chunk))
+              .filter(uri -> staging.partDirectory(chunk.fileIndex()).toUri().getPath()
+                  .equals(new Path(uri).getParent().toUri().getPath()));
+          if (completed.isEmpty()) {
+            reused.ifPresent(uri -> parts.get(chunk.fileIndex())
+                .put(chunk.indexInFile(), uri.toString().getBytes(UTF_8)));
+          }
+        } else {
+          reused = Optional.empty();
+        }
+        if (reused.isPresent()) {
+          chunksReused++;
+          bytesReused += chunk.length();
+        } else {
+          toSend.add(chunk);
+        }
+      }
+      if (chunksReused > 0) {
+        LOG.info("Taking over {} of {} chunks ({} bytes) from earlier runs; sending {}",
+            chunksReused, chunks.size(), bytesReused, toSend.size());
+      }
+      bytesDone.addAndGet(bytesReused);
+      chunksDone.addAndGet(chunksReused);
+      queue = new ChunkQueue(toSend);
+    }
+
+    ResumeOutcome resumeOutcome() {
+      return new ResumeOutcome(staging.run(), chunksReused, 0, bytesReused);
+    }
+
+    /**
+     * Ends a copy that did not commit: keeps its staging for the next run of the same command
+     * when it holds staged chunks and the copy stopped for a reason a retry may mend (Ctrl-C
+     * and SIGTERM, with {@code failure} null, included); removes it otherwise. Says which.
+     * Runs once, whichever of the driver and its shutdown hook comes first.
+     */
+    void endStaging(URI destinationUri, RelayCpException failure) {
+      if (!stagingEnded.compareAndSet(false, true)) {
+        return;
+      }
+      boolean holdsChunks = journal.entries() > 0 || chunksReused > 0;
+      boolean mayMend = failure == null || (failure.code().retryable()
+          && failure.code() != ErrorCode.VERIFICATION_FAILED);
+      if (holdsChunks && mayMend) {
+        staging.keepForResume();
+        LOG.warn("Stopped before the copy ended: {} of {} bytes are staged in {}; run the same"
+                + " command again to resume, or `relaycp clean {}` to remove them",
+            bytesDone.get(), tree.totalBytes(), staging.root(), destinationUri);
+      } else {
+        if (failure == null) {
+          LOG.warn("Stopped before the copy ended: removing the staging directory {}",
+              staging.root());
+        }
+        staging.remove();
+      }
     }
 
     /** Counts a route in; false if the copy no longer takes routes or has it already. */
@@ -563,11 +727,15 @@ public final class CopyDriver {
     public void chunkDone(Chunk chunk, ChunkDone done) {
       backFromRoute(chunk, chunk.length());
       int send = sends.get(chunk.id()) - 1;
+      SourceFile file = tree.files().get(chunk.fileIndex());
       if (chunk.wholeFile()) {
-        wholeFiles.put(chunk.fileIndex(), staging.wholeFile(chunk.fileIndex(), send));
+        URI staged = staging.wholeFile(chunk.fileIndex(), send);
+        wholeFiles.put(chunk.fileIndex(), staged);
+        journal.chunkStaged(file, chunk, staged);
       } else if (concatParts) {
-        parts.get(chunk.fileIndex()).put(chunk.indexInFile(), staging.partFile(
-            chunk.fileIndex(), partNumber(chunk, send)).toString().getBytes(UTF_8));
+        URI staged = staging.partFile(chunk.fileIndex(), partNumber(chunk, send));
+        parts.get(chunk.fileIndex()).put(chunk.indexInFile(), staged.toString().getBytes(UTF_8));
+        journal.chunkStaged(file, chunk, staged);
       } else {
         parts.get(chunk.fileIndex()).put(chunk.indexInFile(), done.partHandle());
       }
@@ -606,8 +774,9 @@ public final class CopyDriver {
     }
 
     void report(String phase) {
+      int stalled = (int) routeWorkers.stream().filter(RouteWorker::stalled).count();
       progress.update(new TransferProgress(bytesDone.get(), tree.totalBytes(), chunksDone.get(),
-          chunks.size(), liveRoutes(), chunksResent.get(), phase));
+          chunks.size(), liveRoutes(), stalled, chunksResent.get(), phase));
     }
 
     /** Completes the multipart uploads and creates empty files; returns each file's staged URI. */
@@ -629,6 +798,9 @@ public final class CopyDriver {
             .blockSize(blockSize(file)).build().close();
         return empty;
       }
+      if (completedFiles.containsKey(fileIndex)) {
+        return completedFiles.get(fileIndex);
+      }
       if (concatParts && parts.containsKey(fileIndex)) {
         Map<Integer, byte[]> written = parts.get(fileIndex);
         List<Path> inOrder = new ArrayList<>();
@@ -639,6 +811,7 @@ public final class CopyDriver {
         if (inOrder.size() > 1) {
           destination.concat(first, inOrder.subList(1, inOrder.size()).toArray(new Path[0]));
         }
+        journal.fileCompleted(file, inOrder.size(), first.toUri());
         return first.toUri();
       }
       byte[] upload = uploads.get(fileIndex);

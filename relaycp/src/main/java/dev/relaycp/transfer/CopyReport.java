@@ -21,6 +21,8 @@ import java.util.Map;
  *     fraction of all bytes
  * @param sync what {@code --update}, {@code --delete} and {@code --diff} skipped and removed,
  *     and what could not be kept; {@link #files} and {@link #bytes} count only what was sent
+ *     or taken over from an earlier run's staging
+ * @param resume what this run took over from earlier runs of the same copy
  */
 public record CopyReport(
     String source,
@@ -39,7 +41,8 @@ public record CopyReport(
     String provisioner,
     Map<String, Integer> relaysStarted,
     double localReadFraction,
-    SyncOutcome sync) {
+    SyncOutcome sync,
+    ResumeOutcome resume) {
 
   /** A report of a plain copy: {@link SyncOutcome#NONE}. */
   public CopyReport(String source, String destination, long bytes, int files, int directories,
@@ -49,11 +52,12 @@ public record CopyReport(
       double localReadFraction) {
     this(source, destination, bytes, files, directories, seconds, routes, routesDropped, chunks,
         chunksResent, verification, routeResults, phaseSeconds, provisioner, relaysStarted,
-        localReadFraction, SyncOutcome.NONE);
+        localReadFraction, SyncOutcome.NONE, ResumeOutcome.FRESH);
   }
 
   public CopyReport {
     requireNonNull(sync, "sync is null");
+    requireNonNull(resume, "resume is null");
     requireNonNull(source, "source is null");
     phaseSeconds = Collections.unmodifiableMap(
         new LinkedHashMap<>(requireNonNull(phaseSeconds, "phaseSeconds is null")));
@@ -73,7 +77,14 @@ public record CopyReport(
   public CopyReport withSync(SyncOutcome outcome) {
     return new CopyReport(source, destination, bytes, files, directories, seconds, routes,
         routesDropped, chunks, chunksResent, verification, routeResults, phaseSeconds,
-        provisioner, relaysStarted, localReadFraction, outcome);
+        provisioner, relaysStarted, localReadFraction, outcome, resume);
+  }
+
+  /** This report with {@code outcome} as its {@link #resume}. */
+  public CopyReport withResume(ResumeOutcome outcome) {
+    return new CopyReport(source, destination, bytes, files, directories, seconds, routes,
+        routesDropped, chunks, chunksResent, verification, routeResults, phaseSeconds,
+        provisioner, relaysStarted, localReadFraction, sync, outcome);
   }
 
   /** Megabytes (10^6 bytes) per second of wall time. */

@@ -24,6 +24,10 @@ import org.apache.hadoop.conf.Configuration;
  *     yet (a spawned relay still booting) before the route is dropped
  * @param silenceSeconds how long a relay may send nothing, not even a keep-alive, before its
  *     route is dropped and its chunks are sent on the others
+ * @param stallSeconds how long a route may hold chunks and answer none before it is dropped
+ *     (longer where its chunks take longer at its rate)
+ * @param stagingBeatSeconds how often the staging heartbeat moves; a later run takes up a
+ *     staging still for three times this long
  * @param sync what the copy skips, deletes and keeps ({@code --update}, {@code --delete},
  *     {@code --preserve}, {@code --filters}, {@code --diff})
  */
@@ -38,6 +42,8 @@ public record CopySettings(
     int verificationThreads,
     long relayWaitSeconds,
     long silenceSeconds,
+    long stallSeconds,
+    long stagingBeatSeconds,
     SyncSettings sync) {
 
   /** Part numbers leave room for this many sends of each chunk. */
@@ -49,7 +55,7 @@ public record CopySettings(
       int verificationThreads, long relayWaitSeconds, long silenceSeconds) {
     this(source, destination, overwrite, blocksPerChunk, chunksInFlightPerRoute,
         bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads, relayWaitSeconds,
-        silenceSeconds, SyncSettings.NONE);
+        silenceSeconds, DEFAULT_STALL_SECONDS, DEFAULT_STAGING_BEAT_SECONDS, SyncSettings.NONE);
   }
 
   public CopySettings {
@@ -79,6 +85,13 @@ public record CopySettings(
       throw new IllegalArgumentException("silenceSeconds must be 3 or more, got "
           + silenceSeconds);
     }
+    if (stallSeconds < 1) {
+      throw new IllegalArgumentException("stallSeconds must be 1 or more, got " + stallSeconds);
+    }
+    if (stagingBeatSeconds < 1) {
+      throw new IllegalArgumentException(
+          "stagingBeatSeconds must be 1 or more, got " + stagingBeatSeconds);
+    }
     if (verificationThreads < 1) {
       throw new IllegalArgumentException(
           "verificationThreads must be 1 or more, got " + verificationThreads);
@@ -96,6 +109,13 @@ public record CopySettings(
   public static final long DEFAULT_RELAY_WAIT_SECONDS =
       RelayKeys.COPY_RELAY_WAIT_SECONDS.defaultValue();
 
+  /** The default for {@link #stallSeconds}. */
+  public static final long DEFAULT_STALL_SECONDS = RelayKeys.COPY_STALL_SECONDS.defaultValue();
+
+  /** The default for {@link #stagingBeatSeconds}. */
+  public static final long DEFAULT_STAGING_BEAT_SECONDS =
+      RelayKeys.COPY_STAGING_HEARTBEAT_SECONDS.defaultValue();
+
   /** The default for {@link #silenceSeconds}. */
   public static final long DEFAULT_SILENCE_SECONDS =
       RelayKeys.SILENCE_TIMEOUT_SECONDS.defaultValue();
@@ -104,14 +124,14 @@ public record CopySettings(
   public CopySettings withSilenceSeconds(long seconds) {
     return new CopySettings(source, destination, overwrite, blocksPerChunk,
         chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
-        relayWaitSeconds, seconds, sync);
+        relayWaitSeconds, seconds, stallSeconds, stagingBeatSeconds, sync);
   }
 
   /** This copy with other {@link #sync} settings. */
   public CopySettings withSync(SyncSettings settings) {
     return new CopySettings(source, destination, overwrite, blocksPerChunk,
         chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
-        relayWaitSeconds, silenceSeconds, settings);
+        relayWaitSeconds, silenceSeconds, stallSeconds, stagingBeatSeconds, settings);
   }
 
   /** Whether a file that exists at the destination may be replaced. */
@@ -138,7 +158,9 @@ public record CopySettings(
         RelayKeys.COPY_MAX_SENDS_PER_CHUNK.intFrom(configuration),
         RelayKeys.COPY_VERIFICATION_THREADS.intFrom(configuration),
         RelayKeys.COPY_RELAY_WAIT_SECONDS.from(configuration),
-        RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration), sync);
+        RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration),
+        RelayKeys.COPY_STALL_SECONDS.from(configuration),
+        RelayKeys.COPY_STAGING_HEARTBEAT_SECONDS.from(configuration), sync);
   }
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {

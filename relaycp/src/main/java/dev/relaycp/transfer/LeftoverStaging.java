@@ -16,10 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Staging directories that copies to a destination left behind (a driver killed outright
- * cannot remove its own): those beside the destination whose heartbeat has not moved since a
- * cut-off. A running copy moves its heartbeat every few seconds, so a cut-off minutes back
- * spares it. Times are the file system's, compared with this machine's clock.
+ * Staging directories that copies to a destination left behind: those beside the destination
+ * whose heartbeat has not moved since a cut-off (a driver killed outright cannot remove its
+ * own), and those a copy kept for the same command to resume (marked stopped). A running copy
+ * moves its heartbeat every few seconds, so a cut-off minutes back spares it. Times are the
+ * file system's, compared with this machine's clock.
  */
 public final class LeftoverStaging {
   private static final Logger LOG = LoggerFactory.getLogger(LeftoverStaging.class);
@@ -40,7 +41,10 @@ public final class LeftoverStaging {
 
   private LeftoverStaging() {}
 
-  /** The staging directories beside {@code destination} silent since before {@code cutOff}. */
+  /**
+   * The staging directories beside {@code destination} silent since before {@code cutOff}, or
+   * kept for a resume.
+   */
   public static List<Leftover> find(FileSystem fileSystem, Path destination, Instant cutOff) {
     requireNonNull(fileSystem, "fileSystem is null");
     requireNonNull(destination, "destination is null");
@@ -60,7 +64,8 @@ public final class LeftoverStaging {
         } catch (FileNotFoundException e) {
           // An older relaycp's staging: the directory's own time stands for it.
         }
-        if (Instant.ofEpochMilli(lastBeat).isBefore(cutOff)) {
+        boolean stopped = fileSystem.exists(new Path(status.getPath(), StagingArea.STOPPED));
+        if (stopped || Instant.ofEpochMilli(lastBeat).isBefore(cutOff)) {
           found.add(new Leftover(status.getPath(), Instant.ofEpochMilli(lastBeat),
               fileSystem.getContentSummary(status.getPath()).getLength()));
         }

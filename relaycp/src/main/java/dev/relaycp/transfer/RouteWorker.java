@@ -13,8 +13,11 @@ import dev.relaycp.relay.RelayMessage.ChunkOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,10 +35,20 @@ import org.slf4j.LoggerFactory;
  * back to back, a large block travels alone, and a route never hoards the last chunks that a
  * route joining late (a spawned relay still booting) or finishing early could send. When the route breaks (the reader's connection drops, or a relay on it is unreachable)
  * the worker stops and hands its chunks in flight back, to be re-sent on the other routes.
+ *
+ * <p>A route whose relays stay connected and keep the connection alive but answer no chunk
+ * (a writer stuck on its file system, a reader starved of its disk) is dropped too, once it
+ * has answered nothing for its deadline ({@link #deadlineNanos}): the longer of the copy's
+ * stall time and four times what its chunks in flight would take at the rate the route has
+ * shown (250 kB/s before it has shown one). Its chunks go to the other routes.
  */
 final class RouteWorker implements Runnable, RelayConnection.Listener {
   private static final Logger LOG = LoggerFactory.getLogger(RouteWorker.class);
   private static final long RETRY_MILLIS = 1_000;
+  /** The rate a route is assumed to move before it has delivered a chunk: 250 kB/s. */
+  private static final double FLOOR_BYTES_PER_NANO = 250e3 / 1e9;
+  /** A route that has answered nothing for this long with chunks in flight shows as stalled. */
+  static final long STALLED_AFTER_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   /** What the worker needs from the driver. Called on the worker's and the event loop's threads. */
   interface Driver {
@@ -58,12 +71,31 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
   private final String readerHost;
   private final long connectTimeoutSeconds;
   private final Map<Long, Chunk> inFlight = new HashMap<>();
+  private final long stallNanos;
+  private final LongSupplier clock;
   private long bytesInFlight;
+  /** When the route last answered a chunk, or began to wait for one (guarded by this). */
+  private long lastAnswerNanos;
+  private long firstSendNanos = -1;
+  private long bytesDelivered;
   private RelayConnection connection;
   private boolean dropped;
 
   RouteWorker(Route route, RelayConnector connector, ChunkQueue queue, Driver driver,
-      int windowChunks, long windowBytes, IntSupplier routeCount, long connectTimeoutSeconds) {
+      int windowChunks, long windowBytes, IntSupplier routeCount, long connectTimeoutSeconds,
+      long stallSeconds) {
+    this(route, connector, queue, driver, windowChunks, windowBytes, routeCount,
+        connectTimeoutSeconds, stallSeconds, System::nanoTime);
+  }
+
+  RouteWorker(Route route, RelayConnector connector, ChunkQueue queue, Driver driver,
+      int windowChunks, long windowBytes, IntSupplier routeCount, long connectTimeoutSeconds,
+      long stallSeconds, LongSupplier clock) {
+    if (stallSeconds < 1) {
+      throw new IllegalArgumentException("stallSeconds must be 1 or more, got " + stallSeconds);
+    }
+    this.stallNanos = TimeUnit.SECONDS.toNanos(stallSeconds);
+    this.clock = requireNonNull(clock, "clock is null");
     this.route = requireNonNull(route, "route is null");
     this.connector = requireNonNull(connector, "connector is null");
     this.queue = requireNonNull(queue, "queue is null");
@@ -109,6 +141,13 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
             break;
           }
           order = driver.order(chunk, route);
+          long now = clock.getAsLong();
+          if (inFlight.isEmpty()) {
+            lastAnswerNanos = now;
+          }
+          if (firstSendNanos < 0) {
+            firstSendNanos = now;
+          }
           inFlight.put((long) chunk.id(), chunk);
           bytesInFlight += chunk.length();
         }
@@ -192,9 +231,56 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
     Chunk chunk = inFlight.remove(chunkId);
     if (chunk != null) {
       bytesInFlight -= chunk.length();
+      bytesDelivered += chunk.length();
+      lastAnswerNanos = clock.getAsLong();
       notifyAll();
     }
     return chunk;
+  }
+
+  /**
+   * How long this route may answer nothing while it holds chunks: the copy's stall time, or
+   * four times what its chunks in flight take at the rate it has shown, whichever is longer.
+   */
+  synchronized long deadlineNanos() {
+    long now = clock.getAsLong();
+    double rate = bytesDelivered > 0 && now > firstSendNanos
+        ? (double) bytesDelivered / (now - firstSendNanos)
+        : FLOOR_BYTES_PER_NANO;
+    return Math.max(stallNanos, (long) (4 * bytesInFlight / Math.max(rate, 1e-12)));
+  }
+
+  /** Nanoseconds since the route last answered while holding chunks; 0 when it holds none. */
+  synchronized long silentNanos() {
+    return dropped || inFlight.isEmpty() ? 0 : clock.getAsLong() - lastAnswerNanos;
+  }
+
+  /**
+   * Whether the route holds chunks and has answered none for {@link #STALLED_AFTER_NANOS}
+   * (or half the stall time, where that is shorter), which the progress line shows.
+   */
+  boolean stalled() {
+    return silentNanos() >= Math.min(STALLED_AFTER_NANOS, stallNanos / 2);
+  }
+
+  /**
+   * Drops the route if it has answered nothing past its deadline; called by the driver every
+   * half second. Returns whether it did.
+   */
+  boolean dropIfStalled() {
+    long silent = silentNanos();
+    long deadline = deadlineNanos();
+    if (silent > 0 && silent >= deadline) {
+      drop(String.format(Locale.ROOT, "no chunk answered for %.0f s with %d in"
+              + " flight (its deadline at the rate it has shown); its chunks go to the others",
+          silent / 1e9, inFlightCount()));
+      return true;
+    }
+    return false;
+  }
+
+  private synchronized int inFlightCount() {
+    return inFlight.size();
   }
 
   private void drop(String why) {

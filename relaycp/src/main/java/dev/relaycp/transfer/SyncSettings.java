@@ -20,13 +20,22 @@ import java.util.regex.Pattern;
  *     copied, nor anything below it, nor deleted at the destination by {@code delete}
  * @param diff copy only what an HDFS snapshot diff of the source names; only with
  *     {@code update}, never with {@code delete}
+ * @param atomic the destination, which must not exist, appears whole by one rename of the
+ *     tree committed in the staging directory, as with DistCp's {@code -atomic}; never with
+ *     {@code update} (which changes a destination in place)
  */
 public record SyncSettings(boolean update, boolean delete, Set<PreservedAttribute> preserve,
-    List<Pattern> filters, Optional<SnapshotRange> diff) {
+    List<Pattern> filters, Optional<SnapshotRange> diff, boolean atomic) {
 
   /** A plain copy: nothing skipped or deleted, relaycp's default attributes kept. */
   public static final SyncSettings NONE = new SyncSettings(false, false,
-      PreservedAttribute.DEFAULT, List.of(), Optional.empty());
+      PreservedAttribute.DEFAULT, List.of(), Optional.empty(), false);
+
+  /** Settings of a copy that is not atomic. */
+  public SyncSettings(boolean update, boolean delete, Set<PreservedAttribute> preserve,
+      List<Pattern> filters, Optional<SnapshotRange> diff) {
+    this(update, delete, preserve, filters, diff, false);
+  }
 
   public SyncSettings {
     preserve = Set.copyOf(requireNonNull(preserve, "preserve is null"));
@@ -40,6 +49,9 @@ public record SyncSettings(boolean update, boolean delete, Set<PreservedAttribut
     }
     if (diff.isPresent() && delete) {
       throw new IllegalArgumentException("diff and delete exclude each other");
+    }
+    if (atomic && update) {
+      throw new IllegalArgumentException("atomic and update exclude each other");
     }
   }
 

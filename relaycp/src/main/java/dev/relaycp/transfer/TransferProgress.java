@@ -1,12 +1,18 @@
 package dev.relaycp.transfer;
 
-/** A snapshot of a running copy, for progress displays. */
+/**
+ * A snapshot of a running copy, for progress displays.
+ *
+ * @param routesStalled routes that hold chunks and have answered none for 10 s (or half the
+ *     stall time, where that is shorter)
+ */
 public record TransferProgress(
     long bytesDone,
     long bytesTotal,
     int chunksDone,
     int chunksTotal,
     int routesActive,
+    int routesStalled,
     int chunksResent,
     String phase) {
 

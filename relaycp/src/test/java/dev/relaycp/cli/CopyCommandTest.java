@@ -49,6 +49,19 @@ class CopyCommandTest {
   }
 
   @Test
+  void atomicWithUpdateOrOverwriteIsRefusedBeforeAnythingStarts() {
+    Result update = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--local-relays", "1",
+        "--atomic", "--update");
+    Result overwrite = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--local-relays",
+        "1", "--atomic", "--overwrite");
+
+    assertThat(update.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(update.err()).contains("--atomic").contains("drop --update");
+    assertThat(overwrite.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(overwrite.err()).contains("drop --overwrite");
+  }
+
+  @Test
   void noRelaysIsAUserErrorThatSaysHowToGiveThem() {
     Result result = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b");
 

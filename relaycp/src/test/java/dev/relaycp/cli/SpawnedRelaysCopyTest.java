@@ -120,6 +120,14 @@ class SpawnedRelaysCopyTest {
     }
   }
 
+  private static boolean exists(FileSystem fileSystem, org.apache.hadoop.fs.Path path) {
+    try {
+      return fileSystem.exists(path);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   static boolean alive(long pid) {
     return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
   }
@@ -281,7 +289,8 @@ class SpawnedRelaysCopyTest {
   }
 
   @Test
-  void sigtermReleasesTheSpawnedHostsAndRemovesTheSecretFileAndTheStaging() throws Exception {
+  void sigtermReleasesTheSpawnedHostsRemovesTheSecretFileAndKeepsTheStagingForResume()
+      throws Exception {
     Path pids = Files.createDirectory(temporary.resolve("pids"));
     Path released = temporary.resolve("released");
     Path temporaryFiles = Files.createDirectory(temporary.resolve("tmp"));
@@ -322,10 +331,17 @@ class SpawnedRelaysCopyTest {
     }
 
     assertThat(released).as(Files.readString(temporary.resolve("driver.err"))).exists();
-    assertThat(clusters.destination().getFileSystem()
-        .listStatus(new org.apache.hadoop.fs.Path("/sigterm")))
-        .as("staging left at the destination")
-        .noneMatch(status -> status.getPath().getName().startsWith(".relaycp-staging-"));
+    // What the copy staged stays for the same command to resume, marked as stopped (nothing
+    // stays if nothing was staged yet).
+    FileSystem destination = clusters.destination().getFileSystem();
+    assertThat(destination.listStatus(new org.apache.hadoop.fs.Path("/sigterm")))
+        .as("staging left at the destination, not kept for a resume")
+        .filteredOn(status -> status.getPath().getName().startsWith(".relaycp-staging-"))
+        .allMatch(status -> exists(destination,
+            new org.apache.hadoop.fs.Path(status.getPath(), "stopped")));
+    assertThat(Files.readString(temporary.resolve("driver.err")))
+        .containsAnyOf("run the same command again to resume",
+            "removing the staging directory");
     assertThat(Files.readAllLines(released)).containsExactlyInAnyOrder("src 0", "dst 0");
     assertAllGone(pids(pids));
     try (Stream<Path> files = Files.list(temporaryFiles)) {

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -128,6 +129,35 @@ class CopyDriverTest {
     assertThat(destination.getFileStatus(new Path("/occupied", DemoDataset.ONE_BLOCK)).getLen())
         .isEqualTo(BLOCK);
     assertNoStaging();
+  }
+
+  @Test
+  void anAtomicCopyAppearsWholeByOneRenameAndRefusesAnExistingDestination() throws Exception {
+    CopySettings atomic = CopySettings.of(clusters.sourceUri("/data"),
+            clusters.destinationUri("/atomic/copy"), false)
+        .withSync(new SyncSettings(false, false, PreservedAttribute.DEFAULT, List.of(),
+            java.util.Optional.empty(), true));
+
+    CopyReport report = new CopyDriver(opener).copy(atomic, relays.routes, relays.secret,
+        TransferProgress.Listener.NONE);
+
+    assertThat(report.allVerified()).isTrue();
+    for (String file : files) {
+      assertThat(read(destination, new Path("/atomic/copy", file))).as(file)
+          .isEqualTo(read(source, new Path("/data", file)));
+    }
+    assertThat(destination.getFileStatus(new Path("/atomic/copy")).getPermission())
+        .isEqualTo(source.getFileStatus(new Path("/data")).getPermission());
+    assertThat(destination.listStatus(new Path("/atomic")))
+        .as("only the tree, no staging").hasSize(1);
+
+    assertThatThrownBy(() -> new CopyDriver(opener).copy(atomic, relays.routes, relays.secret,
+        TransferProgress.Listener.NONE))
+        .isInstanceOfSatisfying(RelayCpException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.TARGET_EXISTS);
+          assertThat(e).hasMessageContaining("--atomic");
+        });
+    assertThat(destination.listStatus(new Path("/atomic"))).hasSize(1);
   }
 
   @Test
@@ -417,6 +447,52 @@ class CopyDriverTest {
       slowReader.close();
       slowWriter.close();
       late.forEach(RelayServer::close);
+    }
+  }
+
+  @Test
+  void aRouteThatStaysConnectedButAnswersNothingIsDroppedAtItsDeadline() throws Exception {
+    // Four chunks of one block. The first route's reader sends 1 kB/s: alive (its keep-alives
+    // flow) but a chunk would take over four minutes on it.
+    for (int file = 0; file < 4; file++) {
+      try (var out = source.createFile(new Path("/stall/f" + file)).recursive()
+          .blockSize(BLOCK).build()) {
+        out.write(new byte[(int) BLOCK]);
+      }
+    }
+    TransferSecret secret = relays.secret;
+    RelayServer crawlingReader = RelayServer.start(
+        RelaySettings.of("127.0.0.1", 0, secret, new Configuration())
+            .withBytesPerSecondLimit(1_000));
+    try {
+      List<Route> routes = List.of(
+          new Route(0, RelayFixture.address(crawlingReader), relays.routes.get(0).writer()),
+          relays.routes.get(1));
+      // A stall time of 5 s; one chunk in flight at a time (the window is one block).
+      CopySettings settings = new CopySettings(clusters.sourceUri("/stall"),
+          clusters.destinationUri("/stall-copy"), false, 1, 8, BLOCK, 8, 8, 10,
+          CopySettings.DEFAULT_SILENCE_SECONDS, 5, CopySettings.DEFAULT_STAGING_BEAT_SECONDS,
+          SyncSettings.NONE);
+      List<TransferProgress> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+      long started = System.nanoTime();
+
+      CopyReport report = new CopyDriver(opener).copy(settings, routes, secret, seen::add);
+
+      assertThat(report.allVerified()).isTrue();
+      assertThat(report.routesDropped()).isEqualTo(1);
+      assertThat(report.routeResults().get(0).dropped()).isTrue();
+      assertThat(report.chunksResent()).isPositive();
+      assertThat(seen).as("the progress line counted the stalled route")
+          .anyMatch(progress -> progress.routesStalled() == 1);
+      assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started))
+          .as("seconds, against the 260 the crawling route would take").isLessThan(120);
+      for (int file = 0; file < 4; file++) {
+        assertThat(read(destination, new Path("/stall-copy/f" + file)))
+            .isEqualTo(read(source, new Path("/stall/f" + file)));
+      }
+      assertNoStaging();
+    } finally {
+      crawlingReader.close();
     }
   }
 
