@@ -392,14 +392,20 @@ run_relaycp() {
     fi
     [[ -n ${LAB_PRETEST:-} ]] && relay_options+=(--pretest)
   fi
+  # LAB_RELAYCP_OPTIONS: more options for this copy, e.g. "-D relaycp.relay.tls=false".
+  local extra=()
+  [[ -n ${LAB_RELAYCP_OPTIONS:-} ]] && read -r -a extra <<<"$LAB_RELAYCP_OPTIONS"
+  RELAYCP_COPY=(in_host src-client env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="-Xmx512m"
+    HADOOP_CONF_DIR="$LAB_DIR/hosts/src-client/conf"
+    "$RELAYCP_BIN" copy "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/relaycp/$ds"
+    --relays "$srcs" --dst-relays "$dsts" "${relay_options[@]}" --json "${window[@]}" "${extra[@]}")
+  # LAB_RELAYCP_PREPARE_ONLY: the command is left in RELAYCP_COPY, not run (bench/lab resume).
+  [[ -n ${LAB_RELAYCP_PREPARE_ONLY:-} ]] && return 0
   fs_rm "$(nn_uri dst)/relaycp/$ds"
   rm -f "$LAB_DIR/spawned.times"
   spawn_service_start
-  log "relaycp $ds k=$k: relays $srcs -> $dsts"
-  measure "$rj" relaycp "$ds" "$k" "$((LAB_DATANODES + k))" "$((LAB_DATANODES + k))" \
-    in_host src-client env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="-Xmx512m" HADOOP_CONF_DIR="$LAB_DIR/hosts/src-client/conf" \
-      "$RELAYCP_BIN" copy "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/relaycp/$ds" \
-      --relays "$srcs" --dst-relays "$dsts" "${relay_options[@]}" --json "${window[@]}" \
+  log "relaycp $ds k=$k: relays $srcs -> $dsts${extra[*]:+ (${extra[*]})}"
+  measure "$rj" relaycp "$ds" "$k" "$((LAB_DATANODES + k))" "$((LAB_DATANODES + k))" "${RELAYCP_COPY[@]}" \
     || log "relaycp $ds k=$k exited non-zero; see $runs/$ds-relaycp-k$k.err"
   spawn_service_stop
   remove_spawned
