@@ -2,6 +2,7 @@ package dev.relaycp.provision;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import dev.relaycp.fs.RelayAnnouncements;
@@ -60,11 +61,8 @@ public final class ProvisionedRelay {
       if (verdict == DriverWatch.Verdict.DRIVER_SILENT) {
         LOG.warn("No heartbeat from the driver for {} s ({}): stopping, and removing the"
             + " transfer's staging directory", timeout.toSeconds(), heartbeat);
-        try {
-          fileSystem.delete(heartbeat.getParent(), true);
-        } catch (IOException e) {
-          LOG.warn("Cannot remove the staging directory {}", heartbeat.getParent(), e);
-        }
+        BestEffortDelete.delete(fileSystem, heartbeat.getParent(), true,
+            "the transfer's staging directory");
       } else if (verdict == DriverWatch.Verdict.DRIVER_ENDED) {
         LOG.info("The driver has ended ({} is gone): stopping", heartbeat);
       }

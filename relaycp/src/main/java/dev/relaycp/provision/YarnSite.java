@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import dev.relaycp.fs.RelayAnnouncements;
@@ -515,11 +516,7 @@ final class YarnSite implements AutoCloseable {
   }
 
   private static void deleteQuietly(FileSystem fileSystem, Path path) {
-    try {
-      fileSystem.delete(path, true);
-    } catch (IOException e) {
-      LOG.warn("Cannot remove the relay staging folder {}: {}", path, firstLine(e.getMessage()));
-    }
+    BestEffortDelete.delete(fileSystem, path, true, "the relay staging folder");
   }
 
   /** Launches what the ResourceManager allocates, and notes relays that end. */

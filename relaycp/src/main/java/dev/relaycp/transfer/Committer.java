@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.transfer.SourceTree.SourceDirectory;
 import java.io.FileNotFoundException;
@@ -336,12 +337,6 @@ final class Committer {
   }
 
   private void deleteQuietly(Path path, boolean recursive) {
-    try {
-      fileSystem.delete(path, recursive);
-    } catch (FileNotFoundException e) {
-      LOG.debug("{} already gone", path);
-    } catch (IOException e) {
-      LOG.warn("Could not remove {} after a failed commit: {}", path, e.getMessage());
-    }
+    BestEffortDelete.delete(fileSystem, path, recursive, "after a failed commit,");
   }
 }

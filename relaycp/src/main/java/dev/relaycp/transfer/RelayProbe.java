@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.ChunkTarget;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.fs.HadoopFailures;
@@ -257,11 +258,7 @@ public final class RelayProbe {
   }
 
   private static void remove(FileSystem fileSystem, Path directory) {
-    try {
-      fileSystem.delete(directory, true);
-    } catch (IOException e) {
-      LOG.warn("Could not remove the probe directory {}; remove it by hand", directory, e);
-    }
+    BestEffortDelete.delete(fileSystem, directory, true, "the probe directory");
   }
 
   /** The answers on one connection to a reader relay, by chunk id. */

@@ -2,9 +2,9 @@ package dev.relaycp.transfer;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import org.apache.hadoop.fs.FileSystem;
@@ -169,12 +169,6 @@ public final class StagingArea {
 
   /** Removes the staging directory and everything in it; logs rather than throws. */
   void remove() {
-    try {
-      fileSystem.delete(root, true);
-    } catch (FileNotFoundException e) {
-      LOG.debug("Staging directory {} already gone", root);
-    } catch (IOException e) {
-      LOG.warn("Could not remove the staging directory {}: {}", root, e.getMessage());
-    }
+    BestEffortDelete.delete(fileSystem, root, true, "the staging directory");
   }
 }

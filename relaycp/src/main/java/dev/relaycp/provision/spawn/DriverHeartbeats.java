@@ -2,6 +2,7 @@ package dev.relaycp.provision.spawn;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import java.io.IOException;
@@ -106,11 +107,8 @@ public final class DriverHeartbeats implements AutoCloseable {
   }
 
   private static void remove(FileSystem fileSystem, HeartbeatFile file) {
-    try {
-      fileSystem.delete(file.path().getParent(), true);
-    } catch (IOException e) {
-      LOG.warn("Cannot remove {}: {}", file.path().getParent(), e.getMessage());
-    }
+    BestEffortDelete.delete(fileSystem, file.path().getParent(), true,
+        "the driver's heartbeat folder");
   }
 
   private static String currentUser() {
