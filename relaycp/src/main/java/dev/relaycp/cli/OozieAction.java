@@ -55,7 +55,7 @@ final class OozieAction {
     properties.setProperty("exitCode", Integer.toString(exitCode));
     if (summary != null && exitCode == ExitCodes.OK && Files.size(summary) > 0) {
       JsonNode report = CopySummary.jsonMapper().readTree(summary.toFile());
-      for (String field : List.of("bytes", "files", "seconds", "mbPerSecond")) {
+      for (String field : List.of("bytes", "files", "seconds", "mbPerSecond", "bytesReused")) {
         properties.setProperty(field, report.path(field).asText());
       }
     }

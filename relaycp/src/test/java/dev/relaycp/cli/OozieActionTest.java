@@ -67,6 +67,8 @@ class OozieActionTest {
     assertThat(Integer.parseInt(properties.getProperty("files"))).isGreaterThan(6);
     assertThat(Double.parseDouble(properties.getProperty("seconds"))).isPositive();
     assertThat(Double.parseDouble(properties.getProperty("mbPerSecond"))).isPositive();
+    assertThat(properties.getProperty("bytesReused")).as("a fresh copy reuses nothing")
+        .isEqualTo("0");
     assertThat(properties.getProperty("reason")).isEmpty();
     assertThat(clusters.destination().getFileSystem()
         .exists(new org.apache.hadoop.fs.Path("/nightly"))).isTrue();
