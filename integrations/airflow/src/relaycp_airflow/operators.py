@@ -124,7 +124,7 @@ class RelaycpOperator(_RelaycpRun):
     :param command: how to start relaycp, e.g. ``["hadoop", "jar", "/opt/relaycp.jar"]``
         (templated); default :func:`default_command`
     :param kill_grace_seconds: after on_kill's SIGTERM, how long relaycp may take to stop its
-        relays and remove its staging folder before its process group gets SIGKILL
+        relays and mark its staging for a resume before its process group gets SIGKILL
     :param push_verification: also push the per-file checksum list (one entry per file; off
         by default to keep the XCom small: ``verified`` and ``files`` say the same in sum)
 

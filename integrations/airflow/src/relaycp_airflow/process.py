@@ -81,9 +81,9 @@ class RelaycpProcess:
         return Finished(exit_code, "".join(stdout), failures[-1] if failures else None)
 
     def stop(self, grace_seconds: float) -> None:
-        """SIGTERM to the whole group (relaycp then stops its relays and removes its staging),
-        SIGKILL to what is left after ``grace_seconds``. Does nothing if it never started or
-        has ended."""
+        """SIGTERM to the whole group (relaycp then stops its relays and keeps what it staged
+        for a resume), SIGKILL to what is left after ``grace_seconds``. Does nothing if it
+        never started or has ended."""
         if self._process is None or self._process.poll() is not None:
             return
         group = self._process.pid
