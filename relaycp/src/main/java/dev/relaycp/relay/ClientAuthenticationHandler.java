@@ -75,7 +75,10 @@ final class ClientAuthenticationHandler extends SimpleChannelInboundHandler<Rela
    */
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (cause instanceof NotSslRecordException
+    if (cause instanceof RelayCpException relay) {
+      // The silence timeout (the relay stopped answering mid-handshake) keeps its own code.
+      fail(ctx, relay);
+    } else if (cause instanceof NotSslRecordException
         || cause.getCause() instanceof NotSslRecordException) {
       fail(ctx, new RelayCpException(ErrorCode.RELAY_AUTHENTICATION_FAILED,
           "relay " + address + " does not answer in TLS; start the relays and the driver with"

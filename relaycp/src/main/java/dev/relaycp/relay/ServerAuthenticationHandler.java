@@ -54,6 +54,7 @@ final class ServerAuthenticationHandler extends SimpleChannelInboundHandler<Rela
   static final int MAX_UNAUTHENTICATED_BYTES = 16 * 1024;
 
   private boolean counted;
+  private boolean rejected;
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
@@ -115,9 +116,11 @@ final class ServerAuthenticationHandler extends SimpleChannelInboundHandler<Rela
   }
 
   private void reject(ChannelHandlerContext ctx, String why) {
-    if (!ctx.channel().isOpen()) {
+    // Once per connection, even if TLS has closed it already (a peer not speaking TLS).
+    if (rejected) {
       return;
     }
+    rejected = true;
     counters.connectionRejected();
     LOG.warn("Rejected connection from {}: {}", ctx.channel().remoteAddress(), why);
     ctx.close().addListener(ChannelFutureListener.CLOSE);

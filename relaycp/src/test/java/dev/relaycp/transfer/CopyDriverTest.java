@@ -266,7 +266,7 @@ class CopyDriverTest {
     try (java.net.Socket socket = new java.net.Socket("127.0.0.1",
         reader.localAddress().getPort())) {
       socket.setSoTimeout(15_000);
-      // A SEND_CHUNK-typed frame without the handshake's proof first.
+      // A SEND_CHUNK-typed frame in plaintext: neither TLS nor the handshake's proof first.
       byte[] junk = new byte[64];
       java.nio.ByteBuffer frame = java.nio.ByteBuffer.allocate(4 + 1 + junk.length + 4);
       frame.putInt(1 + junk.length + 4).put((byte) 10).put(junk).putInt(0);
