@@ -272,6 +272,10 @@ public final class CopyDriver {
     } catch (RelayCpException e) {
       failure = e;
       throw e;
+    } catch (RuntimeException e) {
+      // A bug: its staging is not kept for a resume that would meet it again.
+      failure = new RelayCpException(ErrorCode.INTERNAL_ERROR, String.valueOf(e), e);
+      throw e;
     } finally {
       run.stopJoining();
       if (run.queue != null) {
