@@ -23,6 +23,8 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
   private final ExecutorService workers;
   private final ThreadFactory sessionThreads;
   private final RelayCounters counters;
+  /** Read once: the setting is looked up in the configuration, and connections are many. */
+  private final boolean tls;
 
   RelayServerInitializer(
       RelaySettings settings,
@@ -39,12 +41,13 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
     this.workers = requireNonNull(workers, "workers is null");
     this.sessionThreads = requireNonNull(sessionThreads, "sessionThreads is null");
     this.counters = requireNonNull(counters, "counters is null");
+    this.tls = settings.tls();
   }
 
   @Override
   protected void initChannel(SocketChannel channel) {
     ChannelPipeline pipeline = channel.pipeline();
-    if (settings.tls()) {
+    if (tls) {
       RelayTls.get().addServer(channel);
     }
     pipeline.addLast("idle", KeepAliveHandler.idleStateHandler(settings.silenceTimeoutMillis()));

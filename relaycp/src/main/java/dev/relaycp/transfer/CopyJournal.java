@@ -87,16 +87,9 @@ final class CopyJournal implements Closeable {
       requireNonNull(staged, "staged is null");
     }
 
-    static Entry chunk(SourceFile file, Chunk chunk, URI staged) {
-      return new Entry(file.relativePath(), file.length(),
-          file.attributes().modificationTime(), chunk.indexInFile(), chunk.chunksInFile(),
-          chunk.offset(), chunk.length(), staged.toString());
-    }
-
-    static Entry completed(SourceFile file, int chunks, URI staged) {
-      return new Entry(file.relativePath(), file.length(),
-          file.attributes().modificationTime(), COMPLETED_FILE, chunks, 0, file.length(),
-          staged.toString());
+    static Entry of(Key key, URI staged) {
+      return new Entry(key.path(), key.length(), key.modified(), key.chunk(), key.chunks(),
+          key.offset(), key.bytes(), staged.toString());
     }
 
     /** What identifies the bytes the entry holds, whatever file index a run gives them. */
@@ -109,11 +102,13 @@ final class CopyJournal implements Closeable {
   record Key(String path, long length, long modified, int chunk, int chunks, long offset,
       long bytes) {
     static Key of(SourceFile file, Chunk chunk) {
-      return Entry.chunk(file, chunk, URI.create("unused:/")).key();
+      return new Key(file.relativePath(), file.length(), file.attributes().modificationTime(),
+          chunk.indexInFile(), chunk.chunksInFile(), chunk.offset(), chunk.length());
     }
 
     static Key completed(SourceFile file, int chunks) {
-      return Entry.completed(file, chunks, URI.create("unused:/")).key();
+      return new Key(file.relativePath(), file.length(), file.attributes().modificationTime(),
+          COMPLETED_FILE, chunks, 0, file.length());
     }
   }
 
@@ -177,12 +172,12 @@ final class CopyJournal implements Closeable {
 
   /** Notes that {@code chunk} of {@code file} is staged, closed, at {@code staged}. */
   void chunkStaged(SourceFile file, Chunk chunk, URI staged) {
-    add(Entry.chunk(file, chunk, staged));
+    add(Entry.of(Key.of(file, chunk), staged));
   }
 
   /** Notes that {@code file}, sent as {@code chunks} chunks, is complete at {@code staged}. */
   void fileCompleted(SourceFile file, int chunks, URI staged) {
-    add(Entry.completed(file, chunks, staged));
+    add(Entry.of(Key.completed(file, chunks), staged));
   }
 
   private synchronized void add(Entry entry) {
