@@ -276,6 +276,13 @@ class CopyDriverTest {
         // Drain the challenge until the relay closes the connection.
       }
     }
+    // TLS closes the connection before the rejection reaches the handshake's handler, which
+    // counts it on the relay's event loop: wait (at most 10 s) for the count to show it.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (reader.counters().connectionsRejected() == rejectedBefore
+        && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
     assertThat(reader.counters().connectionsRejected()).isGreaterThan(rejectedBefore);
     assertThat(reader.counters().chunksRead()).isEqualTo(readBefore);
   }
