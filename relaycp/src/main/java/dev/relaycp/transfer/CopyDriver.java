@@ -540,7 +540,9 @@ public final class CopyDriver {
       if (!stagingEnded.compareAndSet(false, true)) {
         return;
       }
-      boolean holdsChunks = journal.entries() > 0 || chunksReused > 0;
+      // On a signal the staging is kept even if no chunk is recorded yet: relays may still be
+      // writing into it, and a removed directory would come back unmarked.
+      boolean holdsChunks = journal.entries() > 0 || chunksReused > 0 || failure == null;
       boolean mayMend = failure == null || (failure.code().retryable()
           && failure.code() != ErrorCode.VERIFICATION_FAILED);
       if (holdsChunks && mayMend) {
