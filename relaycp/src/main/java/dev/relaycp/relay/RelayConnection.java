@@ -99,10 +99,17 @@ public final class RelayConnection implements AutoCloseable {
       ctx.close();
     }
 
+    /**
+     * Tells the listener only about a connection it was handed: an attempt that failed before
+     * (refused, timed out, not authenticated) is reported by the connect future alone, so a
+     * caller trying again is not told its connection closed.
+     */
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
       wakeSenders();
-      listener.onClosed(failure);
+      if (connection != null) {
+        listener.onClosed(failure);
+      }
       ctx.fireChannelInactive();
     }
 

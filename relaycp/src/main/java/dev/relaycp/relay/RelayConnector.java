@@ -100,9 +100,10 @@ public final class RelayConnector {
       long waitSeconds, long retryMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSeconds);
     while (true) {
+      CompletableFuture<RelayConnection> attempt =
+          connect(address, listener, WAITING_CONNECT_TIMEOUT_MILLIS);
       try {
-        return connect(address, listener, WAITING_CONNECT_TIMEOUT_MILLIS)
-            .get(HANDSHAKE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return attempt.get(HANDSHAKE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       } catch (ExecutionException e) {
         RelayCpException failure = e.getCause() instanceof RelayCpException relay
             ? relay
@@ -111,6 +112,8 @@ public final class RelayConnector {
           throw failure;
         }
       } catch (TimeoutException e) {
+        // Closes the attempt's connection, which never reaches the listener.
+        attempt.cancel(false);
         if (System.nanoTime() > deadline) {
           throw RelayConnection.unreachable(address, e);
         }
@@ -165,6 +168,11 @@ public final class RelayConnector {
     connecting.addListener(future -> {
       if (!future.isSuccess()) {
         result.completeExceptionally(RelayConnection.unreachable(address, future.cause()));
+      }
+    });
+    result.whenComplete((connection, failure) -> {
+      if (failure != null) {
+        channel.close();
       }
     });
     // The connection is handed out only once the relay has accepted the proof.
