@@ -118,6 +118,30 @@ public final class FileSystemOpener {
     }
   }
 
+  /**
+   * Closes every file system opened for {@code user}, relaycp's and Hadoop's cached ones: a
+   * relay's caller is one user per transfer, and a long-lived relay serves many transfers.
+   */
+  public static void closeAll(UserGroupInformation user) {
+    requireNonNull(user, "user is null");
+    OPENED.entrySet().removeIf(entry -> {
+      if (entry.getKey().user() != user) {
+        return false;
+      }
+      try {
+        entry.getValue().close();
+      } catch (IOException e) {
+        LOG.debug("Closing {} for {}: {}", entry.getKey().fileSystem(), user, e.toString());
+      }
+      return true;
+    });
+    try {
+      FileSystem.closeAllForUGI(user);
+    } catch (IOException e) {
+      LOG.debug("Closing Hadoop's cached file systems for {}: {}", user, e.toString());
+    }
+  }
+
   /** Whether this process already holds relaycp's instance for {@code fileSystem}'s cluster. */
   static boolean isOpen(URI fileSystem) throws IOException {
     return OPENED.containsKey(new Key(fileSystem, UserGroupInformation.getCurrentUser()));

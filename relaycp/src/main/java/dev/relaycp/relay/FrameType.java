@@ -8,6 +8,12 @@ public enum FrameType {
   PROOF(2),
   /** Relay to client: the proof was right; requests may follow. */
   AUTHENTICATED(3),
+  /**
+   * First request on an authenticated connection, driver to reader and reader to writer: whose
+   * transfer the orders that follow belong to, where they may read and write, and the caller's
+   * credentials.
+   */
+  TRANSFER(5),
   /** Driver to reader relay: read a byte range and send it to a writer relay. */
   SEND_CHUNK(10),
   /** Reader relay to writer relay: the header of a chunk whose DATA frames follow. */

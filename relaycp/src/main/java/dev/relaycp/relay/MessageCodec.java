@@ -12,6 +12,7 @@ import dev.relaycp.relay.RelayMessage.Data;
 import dev.relaycp.relay.RelayMessage.EndOfChunk;
 import dev.relaycp.relay.RelayMessage.KeepAlive;
 import dev.relaycp.relay.RelayMessage.Proof;
+import dev.relaycp.relay.RelayMessage.Transfer;
 import dev.relaycp.relay.RelayMessage.WriteChunk;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -40,6 +41,11 @@ import java.util.List;
  * CHUNK_DONE: chunkId int64, bytes int64, part handle
  * CHUNK_FAILED: chunkId int64, error code utf, message utf
  * CHALLENGE: nonce bytes    PROOF: mac bytes, nonce bytes    AUTHENTICATED: mac bytes
+ * TRANSFER:
+ * +------+-------------+--------------+------------------------------------------+
+ * | user | source root | staging root | credentials (Hadoop token storage)       |
+ * | utf  | utf         | utf          | int32 + bytes                            |
+ * +------+-------------+--------------+------------------------------------------+
  * DATA: the bytes
  * KEEP_ALIVE: empty (sent by either end after a second with nothing else to send)
  * </pre>
@@ -75,6 +81,12 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       return FrameType.AUTHENTICATED;
     } else if (message instanceof KeepAlive) {
       return FrameType.KEEP_ALIVE;
+    } else if (message instanceof Transfer transfer) {
+      output.writeUTF(transfer.user());
+      output.writeUTF(transfer.sourceRoot().toString());
+      output.writeUTF(transfer.stagingRoot().toString());
+      writeBytes(output, transfer.credentials());
+      return FrameType.TRANSFER;
     } else if (message instanceof ChunkOrder order) {
       writeOrder(output, order);
       return FrameType.SEND_CHUNK;
@@ -130,6 +142,8 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       case PROOF -> new Proof(readBytes(input), readBytes(input));
       case AUTHENTICATED -> new Authenticated(readBytes(input));
       case KEEP_ALIVE -> KeepAlive.INSTANCE;
+      case TRANSFER -> new Transfer(input.readUTF(), URI.create(input.readUTF()),
+          URI.create(input.readUTF()), readBytes(input));
       case SEND_CHUNK -> readOrder(input);
       case WRITE_CHUNK -> new WriteChunk(readOrder(input));
       case END_OF_CHUNK -> new EndOfChunk(input.readLong(), input.readLong());

@@ -41,6 +41,10 @@ import org.slf4j.LoggerFactory;
  * pipeline, never holds up the next; connections are kept for the session, so there are as
  * many as the driver has chunks outstanding at its busiest.
  *
+ * <p>Every order is checked against the connection's {@link TransferScope} and read as its
+ * caller; each connection to a writer begins with the same TRANSFER, so the writer does the
+ * same.
+ *
  * <p>Back-pressure: the reading thread waits for the writer connection to be writable before
  * each DATA frame, so at most the channel's high water mark is queued in memory.
  */
@@ -54,6 +58,7 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
    */
   private static final long WRITER_BOOT_WAIT_SECONDS = 120;
 
+  private final TransferScope scope;
   private final RelayConnector connector;
   private final HadoopRangeReader reader;
   private final RelayCounters counters;
@@ -66,12 +71,14 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   private Channel driver;
 
   ReaderSessionHandler(
+      TransferScope scope,
       RelayConnector connector,
       HadoopRangeReader reader,
       RelayCounters counters,
       int dataFrameBytes,
       int parallelStreams,
       ThreadFactory threads) {
+    this.scope = requireNonNull(scope, "scope is null");
     this.connector = requireNonNull(connector, "connector is null");
     this.reader = requireNonNull(reader, "reader is null");
     this.counters = requireNonNull(counters, "counters is null");
@@ -113,6 +120,8 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   private void send(ChunkOrder order) {
     WriterLink link;
     try {
+      scope.checkSource(order.source());
+      scope.checkTarget(order.target());
       link = linkTo(RelayAddress.parse(order.writerAddress()));
     } catch (RelayCpException e) {
       driver.writeAndFlush(new ChunkFailed(order.chunkId(), e.code(), e.getMessage()));
@@ -139,7 +148,8 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
         ? new ChunkDone(order.chunkId(), order.length(), done.partHandle())
         : failedMessage(order.chunkId(), failure)));
     long started = System.nanoTime();
-    try (InputStream source = reader.open(order.source(), order.offset())) {
+    try (InputStream source =
+        scope.asCaller(() -> reader.open(order.source(), order.offset()))) {
       link.connection.send(new WriteChunk(order));
       long remaining = order.length();
       while (remaining > 0) {
@@ -215,6 +225,7 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
           writersReached.contains(address) ? WRITER_WAIT_SECONDS : WRITER_BOOT_WAIT_SECONDS;
       long started = System.nanoTime();
       fresh.connection = connector.connectWaiting(address, fresh, waitSeconds, 500);
+      fresh.connection.send(scope.transfer());
       writersReached.add(address);
       LOG.debug("Connected to writer relay {} in {} ms ({} connections open)", address,
           (System.nanoTime() - started) / 1_000_000, allLinks.size() + 1);

@@ -62,6 +62,51 @@ public sealed interface RelayMessage {
   }
 
   /**
+   * The transfer that the orders on this connection belong to. A relay serves them as {@code
+   * user}, with the Hadoop delegation tokens in {@code credentials} (Hadoop's token storage
+   * format; empty where the clusters do not use Kerberos), and only for sources inside {@code
+   * sourceRoot} and targets inside {@code stagingRoot}. A reader relay passes it on, unchanged,
+   * as the first request of each of its connections to a writer relay.
+   */
+  record Transfer(String user, URI sourceRoot, URI stagingRoot, byte[] credentials)
+      implements RelayMessage {
+    public Transfer {
+      requireNonNull(user, "user is null");
+      requireNonNull(sourceRoot, "sourceRoot is null");
+      requireNonNull(stagingRoot, "stagingRoot is null");
+      credentials = requireNonNull(credentials, "credentials is null").clone();
+      if (user.isEmpty()) {
+        throw new IllegalArgumentException("user is empty");
+      }
+    }
+
+    @Override
+    public byte[] credentials() {
+      return credentials.clone();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Transfer that
+          && user.equals(that.user)
+          && sourceRoot.equals(that.sourceRoot)
+          && stagingRoot.equals(that.stagingRoot)
+          && Arrays.equals(credentials, that.credentials);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * (31 * user.hashCode() + sourceRoot.hashCode()) + stagingRoot.hashCode();
+    }
+
+    @Override
+    public String toString() {
+      return "Transfer[user=" + user + ", sourceRoot=" + sourceRoot + ", stagingRoot="
+          + stagingRoot + ", credentials=" + credentials.length + " bytes]";
+    }
+  }
+
+  /**
    * One chunk to move: {@code length} bytes of {@code source} from {@code offset}, to be written
    * as {@code target}. As SEND_CHUNK it goes to a reader relay and names the writer relay; as
    * WRITE_CHUNK it goes to the writer, followed by DATA frames and END_OF_CHUNK.

@@ -35,13 +35,16 @@ public final class RelayServer implements AutoCloseable {
   private final ExecutorService workers;
   private final Channel listener;
   private final RelayCounters counters;
+  private final TransferScopes scopes;
   private final boolean tls;
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
 
   private RelayServer(EventLoopGroup acceptors, EventLoopGroup eventLoops,
-      ExecutorService workers, Channel listener, RelayCounters counters, boolean tls) {
+      ExecutorService workers, Channel listener, RelayCounters counters, boolean tls,
+      TransferScopes scopes) {
     this.tls = tls;
+    this.scopes = scopes;
     this.acceptors = acceptors;
     this.eventLoops = eventLoops;
     this.workers = workers;
@@ -57,6 +60,7 @@ public final class RelayServer implements AutoCloseable {
     DefaultThreadFactory workerThreads = new DefaultThreadFactory("relay-worker", true);
     ExecutorService workers = Executors.newCachedThreadPool(workerThreads);
     RelayCounters counters = new RelayCounters();
+    TransferScopes scopes = new TransferScopes();
     FileSystemOpener opener = FileSystemOpener.of(settings.configuration());
     opener.prepare();
     RelayConnector connector = RelayConnector.limited(
@@ -72,7 +76,7 @@ public final class RelayServer implements AutoCloseable {
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, RelayConnector.WATER_MARK)
         .childHandler(new RelayServerInitializer(settings, connector,
             new HadoopRangeReader(opener), new HadoopChunkWriter(opener), workers,
-            new DefaultThreadFactory("relay-reader", true), counters));
+            new DefaultThreadFactory("relay-reader", true), counters, scopes));
     // A failed bind completes the future with a checked BindException, which sync() would
     // rethrow undeclared: read the outcome instead.
     Throwable failure;
@@ -82,7 +86,8 @@ public final class RelayServer implements AutoCloseable {
       if (bound.isSuccess()) {
         Channel listener = bound.channel();
         LOG.info("Relay listening on {}", listener.localAddress());
-        return new RelayServer(acceptors, eventLoops, workers, listener, counters, settings.tls());
+        return new RelayServer(
+            acceptors, eventLoops, workers, listener, counters, settings.tls(), scopes);
       }
       failure = bound.cause();
     } catch (RuntimeException e) {
@@ -107,6 +112,24 @@ public final class RelayServer implements AutoCloseable {
 
   public RelayCounters counters() {
     return counters;
+  }
+
+  /**
+   * Lets transfers read and write the local file system under {@code root} until {@link
+   * #disallowLocalRoot}: otherwise a relay serves no {@code file:} URI (see {@link
+   * TransferScope}). For the relay's own warm-up, which copies scratch files through itself.
+   */
+  public void allowLocalRoot(java.net.URI root) {
+    scopes.allowLocalRoot(root);
+  }
+
+  public void disallowLocalRoot(java.net.URI root) {
+    scopes.disallowLocalRoot(root);
+  }
+
+  /** How many transfers have connections open now. */
+  public int transfersServed() {
+    return scopes.size();
   }
 
   /** Completes when the listening socket closes. */

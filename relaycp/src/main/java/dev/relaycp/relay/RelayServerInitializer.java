@@ -23,6 +23,7 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
   private final ExecutorService workers;
   private final ThreadFactory sessionThreads;
   private final RelayCounters counters;
+  private final TransferScopes scopes;
   /** Read once: the setting is looked up in the configuration, and connections are many. */
   private final boolean tls;
 
@@ -33,7 +34,8 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
       HadoopChunkWriter writer,
       ExecutorService workers,
       ThreadFactory sessionThreads,
-      RelayCounters counters) {
+      RelayCounters counters,
+      TransferScopes scopes) {
     this.settings = requireNonNull(settings, "settings is null");
     this.connector = requireNonNull(connector, "connector is null");
     this.reader = requireNonNull(reader, "reader is null");
@@ -41,6 +43,7 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
     this.workers = requireNonNull(workers, "workers is null");
     this.sessionThreads = requireNonNull(sessionThreads, "sessionThreads is null");
     this.counters = requireNonNull(counters, "counters is null");
+    this.scopes = requireNonNull(scopes, "scopes is null");
     this.tls = settings.tls();
   }
 
@@ -60,11 +63,11 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
         "peer " + channel.remoteAddress(), settings.silenceTimeoutMillis()));
     pipeline.addLast("handshake", new ServerAuthenticationHandler(
         settings.secret(),
-        () -> new RelayRoleHandler(
-            () -> new ReaderSessionHandler(
+        () -> new RelayRoleHandler(scopes,
+            scope -> new ReaderSessionHandler(scope,
                 connector, reader, counters, settings.dataFrameBytes(),
                 settings.parallelStreams(), sessionThreads),
-            () -> new WriterSessionHandler(writer, workers, counters)),
+            scope -> new WriterSessionHandler(scope, writer, workers, counters)),
         counters,
         settings.authenticationTimeoutMillis()));
   }

@@ -8,6 +8,7 @@ import dev.relaycp.fs.ChunkTarget;
 import dev.relaycp.relay.RelayMessage.ChunkDone;
 import dev.relaycp.relay.RelayMessage.ChunkFailed;
 import dev.relaycp.relay.RelayMessage.ChunkOrder;
+import dev.relaycp.relay.RelayMessage.Transfer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
@@ -25,6 +26,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * Sends synthetic bytes through a running relay's own reader and writer, over loopback, before
@@ -61,9 +63,13 @@ public final class RelayWarmUp {
       Path source = writeSource(scratch.resolve("source"), bytes);
       RelayAddress self = loopbackAddress(server.localAddress());
       BlockingQueue<RelayMessage> answers = new LinkedBlockingQueue<>();
+      server.allowLocalRoot(scratch.toUri());
       RelayConnection connection = RelayConnector.of(loop, secret).withTls(server.tls())
           .connectWaiting(self, new Collecting(answers), 10, 200);
       try {
+        connection.send(new Transfer(
+            UserGroupInformation.getCurrentUser().getShortUserName(), scratch.toUri(),
+            scratch.toUri(), new byte[0]));
         long chunkBytes = bytes / CHUNKS;
         for (int chunk = 0; chunk < CHUNKS; chunk++) {
           long offset = chunk * chunkBytes;
@@ -88,6 +94,7 @@ public final class RelayWarmUp {
       }
       return Duration.ofNanos(System.nanoTime() - started);
     } finally {
+      server.disallowLocalRoot(scratch.toUri());
       loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       deleteTree(scratch);
     }

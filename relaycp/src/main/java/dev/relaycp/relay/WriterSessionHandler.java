@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * repeated. Messages go into a queue that one worker thread drains into the destination
  * FileSystem, chunk after chunk, answering CHUNK_WRITTEN or CHUNK_FAILED for each in order.
  *
+ * <p>Every chunk is checked against the connection's {@link TransferScope} and written as its
+ * caller.
+ *
  * <p>Back-pressure: the channel does not read by itself (auto-read is off). The handler asks
  * for the next read only while fewer than {@link #HIGH_WATER_BYTES} are queued; the worker
  * asks again once it has drained below {@link #LOW_WATER_BYTES}. So a slow destination slows
@@ -45,6 +48,7 @@ final class WriterSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   static final long LOW_WATER_BYTES = 1L << 20;
   private static final Logger LOG = LoggerFactory.getLogger(WriterSessionHandler.class);
 
+  private final TransferScope scope;
   private final HadoopChunkWriter writer;
   private final Executor workers;
   private final RelayCounters counters;
@@ -55,8 +59,10 @@ final class WriterSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   private volatile boolean suspended;
   private boolean stopped;
 
-  WriterSessionHandler(HadoopChunkWriter writer, Executor workers, RelayCounters counters) {
+  WriterSessionHandler(TransferScope scope, HadoopChunkWriter writer, Executor workers,
+      RelayCounters counters) {
     super(false);
+    this.scope = requireNonNull(scope, "scope is null");
     this.writer = requireNonNull(writer, "writer is null");
     this.workers = requireNonNull(workers, "workers is null");
     this.counters = requireNonNull(counters, "counters is null");
@@ -158,7 +164,9 @@ final class WriterSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     QueueAccounting accounting = new QueueAccounting(bytes);
     long started = System.nanoTime();
     try {
-      byte[] partHandle = writer.write(order.target(), accounting, order.length());
+      scope.checkTarget(order.target());
+      byte[] partHandle =
+          scope.asCaller(() -> writer.write(order.target(), accounting, order.length()));
       counters.chunkWritten(order.length());
       LOG.debug("Chunk {}: {} bytes written to {} in {} ms", order.chunkId(), order.length(),
           order.target().path(), (System.nanoTime() - started) / 1_000_000);

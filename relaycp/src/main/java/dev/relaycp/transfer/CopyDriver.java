@@ -5,12 +5,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.CallerCredentials;
 import dev.relaycp.fs.ChunkTarget;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.relay.RelayConnector;
 import dev.relaycp.relay.RelayMessage.ChunkDone;
 import dev.relaycp.relay.RelayMessage.ChunkOrder;
+import dev.relaycp.relay.RelayMessage.Transfer;
 import dev.relaycp.relay.TransferSecret;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -182,17 +184,30 @@ public final class CopyDriver {
       Optional<FileChecksum> checksumSample, Optional<ResumableStaging.Found> resumable) {
     reportLeftovers(destination, destinationRoot,
         resumable.map(ResumableStaging.Found::root).orElse(null));
-    StagingArea staging = resumable
-        .map(found -> StagingArea.adopt(destination, found.root(), found.recovered().runs()))
-        .orElseGet(() -> StagingArea.create(destination, destinationRoot, transferId));
-    CopyJournal journal = CopyJournal.start(destination, staging.root(),
-        CopyJournal.Header.of(sourceRoot, destinationRoot, staging.run()));
+    // The relays read and write as this process's user, only inside the listed root and the
+    // staging directory.
+    CallerCredentials caller =
+        CallerCredentials.obtain(opener.configuration(), List.of(source, destination));
+    StagingArea staging;
+    CopyJournal journal;
+    try {
+      staging = resumable
+          .map(found -> StagingArea.adopt(destination, found.root(), found.recovered().runs()))
+          .orElseGet(() -> StagingArea.create(destination, destinationRoot, transferId));
+      journal = CopyJournal.start(destination, staging.root(),
+          CopyJournal.Header.of(sourceRoot, destinationRoot, staging.run()));
+    } catch (RuntimeException e) {
+      caller.close();
+      throw e;
+    }
     ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(
         new DefaultThreadFactory("staging-heartbeat", true));
     heartbeat.scheduleWithFixedDelay(staging::beat, settings.stagingBeatSeconds(),
         settings.stagingBeatSeconds(), TimeUnit.SECONDS);
+    Transfer transfer = new Transfer(caller.user(), sourceRoot.toUri(), staging.root().toUri(),
+        caller.tokenBytes());
     Run run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
-        started, journal);
+        started, journal, transfer);
     // Ctrl-C or SIGTERM ends the JVM without this method's finally: the staging is kept for
     // the next run then too (or removed, if it holds nothing), before the file systems close
     // (a higher priority runs first).
@@ -284,6 +299,7 @@ public final class CopyDriver {
       pool.shutdownNow();
       eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       heartbeat.shutdownNow();
+      caller.close();
       journal.close();
       if (committed) {
         staging.remove();
@@ -465,11 +481,13 @@ public final class CopyDriver {
     private boolean concatParts;
     /** When the copy started (System.nanoTime), for the time each route joined. */
     private final long started;
+    private final Transfer transfer;
 
     Run(CopySettings settings, SourceTree tree, List<Chunk> chunks, StagingArea staging,
         FileSystem destination, TransferProgress.Listener progress, RouteSource routeSource,
-        long started, CopyJournal journal) {
+        long started, CopyJournal journal, Transfer transfer) {
       this.settings = settings;
+      this.transfer = transfer;
       this.started = started;
       this.tree = tree;
       this.chunks = chunks;
@@ -649,6 +667,11 @@ public final class CopyDriver {
         uploader = destination.createMultipartUploader(staging.root()).build();
       }
       return uploader;
+    }
+
+    @Override
+    public Transfer transfer() {
+      return transfer;
     }
 
     @Override

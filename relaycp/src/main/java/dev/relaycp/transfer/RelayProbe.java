@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
+import dev.relaycp.fs.CallerCredentials;
 import dev.relaycp.fs.ChunkTarget;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.fs.HadoopFailures;
@@ -14,6 +15,7 @@ import dev.relaycp.relay.RelayMessage;
 import dev.relaycp.relay.RelayMessage.ChunkDone;
 import dev.relaycp.relay.RelayMessage.ChunkFailed;
 import dev.relaycp.relay.RelayMessage.ChunkOrder;
+import dev.relaycp.relay.RelayMessage.Transfer;
 import dev.relaycp.relay.TransferSecret;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -135,6 +137,10 @@ public final class RelayProbe {
         new Path(new Path(settings.destinationDirectory()), DIRECTORY_PREFIX + id));
     NioEventLoopGroup eventLoops =
         new NioEventLoopGroup(1, new DefaultThreadFactory("probe-io", true));
+    CallerCredentials caller =
+        CallerCredentials.obtain(opener.configuration(), List.of(source, destination));
+    Transfer transfer = new Transfer(caller.user(), sourceScratch.toUri(),
+        destinationScratch.toUri(), caller.tokenBytes());
     try {
       Path file = new Path(sourceScratch, "probe.bin");
       writeScratch(source, file, settings.bytes());
@@ -145,8 +151,8 @@ public final class RelayProbe {
       List<PairResult> results = new ArrayList<>();
       if (!together) {
         for (Route route : routes) {
-          results.add(probeOne(connector, route, file.toUri(), destinationScratch, replication,
-              blockSize, settings));
+          results.add(probeOne(connector, transfer, route, file.toUri(), destinationScratch,
+              replication, blockSize, settings));
         }
         return results;
       }
@@ -155,7 +161,7 @@ public final class RelayProbe {
       try {
         List<Future<PairResult>> probes = new ArrayList<>();
         for (Route route : routes) {
-          probes.add(threads.submit(() -> probeOne(connector, route, file.toUri(),
+          probes.add(threads.submit(() -> probeOne(connector, transfer, route, file.toUri(),
               destinationScratch, replication, blockSize, settings)));
         }
         for (int index = 0; index < probes.size(); index++) {
@@ -173,13 +179,14 @@ public final class RelayProbe {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "the probe was interrupted", e);
     } finally {
+      caller.close();
       remove(source, sourceScratch);
       remove(destination, destinationScratch);
       eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
   }
 
-  private PairResult probeOne(RelayConnector connector, Route route, URI file,
+  private PairResult probeOne(RelayConnector connector, Transfer transfer, Route route, URI file,
       Path destinationScratch, short replication, long blockSize, Settings settings)
       throws InterruptedException {
     Answers answers = new Answers();
@@ -190,6 +197,7 @@ public final class RelayProbe {
       return failed(route, settings, e.getMessage());
     }
     try {
+      connection.send(transfer);
       long warmUp = Math.min(WARM_UP_BYTES, settings.bytes());
       Optional<String> warmUpFailure = send(connection, answers, route, file, warmUp,
           target(destinationScratch, route, "warm-up", replication, blockSize), settings);

@@ -9,6 +9,7 @@ import dev.relaycp.relay.RelayConnector;
 import dev.relaycp.relay.RelayMessage;
 import dev.relaycp.relay.RelayMessage.ChunkDone;
 import dev.relaycp.relay.RelayMessage.ChunkFailed;
+import dev.relaycp.relay.RelayMessage.Transfer;
 import dev.relaycp.relay.RelayMessage.ChunkOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,6 +53,9 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
 
   /** What the worker needs from the driver. Called on the worker's and the event loop's threads. */
   interface Driver {
+    /** The request that opens every connection to a reader relay: whose copy this is. */
+    Transfer transfer();
+
     ChunkOrder order(Chunk chunk, Route route);
 
     void chunkDone(Chunk chunk, ChunkDone done);
@@ -129,6 +133,7 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
     }
     queue.addReaderHost(readerHost);
     try {
+      connection.send(driver.transfer());
       while (awaitRoom()) {
         Chunk chunk = queue.take(readerHost);
         if (chunk == null) {

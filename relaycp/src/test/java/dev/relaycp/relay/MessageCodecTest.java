@@ -154,6 +154,20 @@ class MessageCodecTest {
   }
 
   @Test
+  void transferRoundTripsWithItsCredentials() {
+    RelayMessage.Transfer transfer = new RelayMessage.Transfer("alice",
+        URI.create("hdfs://src:8020/data"), URI.create("hdfs://dst:8020/.relaycp-staging-1"),
+        new byte[] {'H', 'D', 'T', 'S', 0, 1, 2});
+
+    byte[] frame = encode(transfer);
+    RelayMessage.Transfer decoded = roundTrip(transfer);
+
+    assertThat(frame[4]).isEqualTo((byte) FrameType.TRANSFER.code());
+    assertThat(decoded).isEqualTo(transfer);
+    assertThat(decoded.credentials()).containsExactly('H', 'D', 'T', 'S', 0, 1, 2);
+  }
+
+  @Test
   void writeChunkRoundTrips() {
     WriteChunk write = new WriteChunk(order(PART_TARGET));
 

@@ -56,6 +56,12 @@ class ReaderSessionHandlerTest {
     RelayConnection driver = RelayConnector.of(driverLoop, secret).connectWaiting(
         RelayAddress.of("127.0.0.1", reader.localAddress().getPort()), new Collecting(answers),
         5, 100);
+    // The sources are local files: relays serve them only where they were told to.
+    reader.allowLocalRoot(directory.toUri());
+    writer.allowLocalRoot(directory.toUri());
+    driver.send(new RelayMessage.Transfer("relaycp-test", directory.toUri(),
+        URI.create(GatedCloseFileSystem.SCHEME + "://" + directory.resolve("out").toUri().getPath()),
+        new byte[0]));
 
     driver.send(order(1, first, content.length));
     assertThat(GatedCloseFileSystem.awaitFirstClosing(GatedCloseFileSystem.GATE_SECONDS))

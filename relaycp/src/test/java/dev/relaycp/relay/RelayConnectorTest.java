@@ -124,12 +124,15 @@ class RelayConnectorTest {
             public void onClosed(Throwable cause) {
             }
           }, 5, 100);
+      connection.send(new RelayMessage.Transfer("nobody",
+          java.net.URI.create("file:/tmp/private-path-8842/"),
+          java.net.URI.create("file:/tmp/private-path-8842/"), new byte[0]));
       connection.send(new RelayMessage.ChunkOrder(1, java.net.URI.create(
               "file:/tmp/private-path-8842/none"), 0, 10,
           "127.0.0.1:" + relay.localAddress().getPort(),
           dev.relaycp.fs.ChunkTarget.file(java.net.URI.create("file:/tmp/private-path-8842/t"),
               (short) 1, 1 << 20))).sync();
-      // The relay answers (the source does not exist) once the order has crossed the proxy.
+      // The relay answers (it serves no local files) once the order has crossed the proxy.
       assertThat(answers.poll(30, java.util.concurrent.TimeUnit.SECONDS))
           .isInstanceOf(RelayMessage.ChunkFailed.class);
       connection.close();
