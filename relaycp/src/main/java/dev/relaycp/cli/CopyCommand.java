@@ -46,6 +46,7 @@ public final class CopyCommand implements Callable<Integer> {
   @ParentCommand RelayCpCommand parent;
   @Spec CommandSpec spec;
   @Mixin HadoopOptions hadoop;
+  @Mixin LoginOptions login;
   @Mixin HistoryOptions history = new HistoryOptions();
   @Mixin RelayOptions relayOptions;
   @Mixin PairsOptions pairsOptions;
@@ -76,6 +77,7 @@ public final class CopyCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     Configuration configuration = hadoop.apply(parent.configuration());
     CopySettings settings = settings(configuration);
+    login.apply(configuration);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Optional<AutoPairs> auto = pairsOptions.choose(settings, configuration,

@@ -45,6 +45,7 @@ public final class RelayCommand implements Callable<Integer> {
   @ParentCommand RelayCpCommand parent;
   @Spec CommandSpec spec;
   @Mixin HadoopOptions hadoop;
+  @Mixin LoginOptions login;
 
   @Option(names = "--port", required = true, paramLabel = "N",
       description = "TCP port to listen on; 0 picks a free one (printed at start).")
@@ -103,6 +104,7 @@ public final class RelayCommand implements Callable<Integer> {
       RelaySettingsVariable.apply(System.getenv(settingsVariable), settingsVariable,
           configuration);
     }
+    login.apply(configuration);
     TransferSecret secret = secretFromCredentials
         ? ContainerSecret.fromCurrentUser()
         : SecretFile.read(secretFile, spec.commandLine().getErr());

@@ -2,6 +2,7 @@ package dev.relaycp.provision;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.relay.RelayAddress;
@@ -83,6 +84,11 @@ public final class LocalRelayProcesses implements RelayProvisioner {
     List<String> command = new ArrayList<>();
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx512m");
+    // Options given for relays' JVMs (a later -Xmx wins over the one above).
+    String javaOptions = properties.get(RelayKeys.RELAY_JAVA_OPTS.key());
+    if (javaOptions != null && !javaOptions.isBlank()) {
+      command.addAll(List.of(javaOptions.trim().split("\\s+")));
+    }
     command.add("-cp");
     command.add(classPath());
     command.add("dev.relaycp.cli.Main");
