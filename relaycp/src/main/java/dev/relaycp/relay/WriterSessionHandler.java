@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.HadoopChunkWriter;
+import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.relay.IncomingChunkStream.Stop;
 import dev.relaycp.relay.RelayMessage.ChunkFailed;
 import dev.relaycp.relay.RelayMessage.ChunkOrder;
@@ -184,7 +185,9 @@ final class WriterSessionHandler extends SimpleChannelInboundHandler<RelayMessag
         }
         return false;
       }
-      ErrorCode code = e instanceof RelayCpException relay ? relay.code() : ErrorCode.IO_ERROR;
+      ErrorCode code = e instanceof RelayCpException relay ? relay.code()
+          : e instanceof IOException io ? HadoopFailures.translate(io, "writing").code()
+          : ErrorCode.IO_ERROR;
       LOG.warn("Writing chunk {} to {} failed", order.chunkId(), order.target().path(), e);
       if (!bytes.ended() && !skipToEndOfChunk()) {
         return false;
