@@ -31,12 +31,20 @@ public final class ContainerSecret {
 
   private ContainerSecret() {}
 
-  /** Credentials holding {@code secret} (and nothing else), serialized for a launch context. */
-  public static ByteBuffer credentialsWith(TransferSecret secret) {
+  /**
+   * Credentials holding {@code secret} and the tokens in {@code tokens} (Hadoop's token
+   * storage format; empty for none), serialized for a launch context.
+   */
+  public static ByteBuffer credentialsWith(TransferSecret secret, byte[] tokens) {
     requireNonNull(secret, "secret is null");
+    requireNonNull(tokens, "tokens is null");
     Credentials credentials = new Credentials();
     ByteArrayOutputStream hex = new ByteArrayOutputStream();
     try {
+      if (tokens.length > 0) {
+        credentials.readTokenStorageStream(
+            new java.io.DataInputStream(new java.io.ByteArrayInputStream(tokens)));
+      }
       secret.writeTo(hex);
       credentials.addSecretKey(ALIAS, hex.toByteArray());
       DataOutputBuffer serialized = new DataOutputBuffer();

@@ -6,6 +6,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
+import dev.relaycp.fs.CallerCredentials;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import dev.relaycp.fs.RelayAnnouncements;
@@ -102,6 +103,8 @@ final class YarnSite implements AutoCloseable {
   private final ApplicationId applicationId;
   private final Map<String, LocalResource> resources;
   private final TransferSecret secret;
+  /** The site's HDFS tokens, where Hadoop security is on: the containers' own, see launchContext. */
+  private final CallerCredentials siteTokens;
   private final String relaySettings;
   private final Resource capability;
   private final NMTokenCache tokens = new NMTokenCache();
@@ -118,8 +121,9 @@ final class YarnSite implements AutoCloseable {
   private YarnSite(String site, Configuration configuration, YarnRelaySettings settings,
       FileSystem fileSystem, Path stagingDirectory, YarnClient yarnClient,
       ApplicationId applicationId, Map<String, LocalResource> resources,
-      TransferSecret secret) {
+      TransferSecret secret, CallerCredentials siteTokens) {
     this.site = site;
+    this.siteTokens = siteTokens;
     this.configuration = configuration;
     this.settings = settings;
     this.fileSystem = fileSystem;
@@ -170,6 +174,15 @@ final class YarnSite implements AutoCloseable {
       deleteQuietly(fileSystem, staging);
       throw HadoopFailures.translate(e, "staging the relay jar in " + staging);
     }
+    // On a kerberized site the NodeManagers fetch the jar, and the relays read the heartbeat
+    // and write their announcements, with the driver's tokens for the site's file system.
+    CallerCredentials siteTokens;
+    try {
+      siteTokens = CallerCredentials.obtain(configuration, List.of(fileSystem));
+    } catch (RelayCpException e) {
+      deleteQuietly(fileSystem, staging);
+      throw e;
+    }
     YarnClient yarnClient = YarnClient.createYarnClient();
     yarnClient.init(configuration);
     yarnClient.start();
@@ -177,7 +190,7 @@ final class YarnSite implements AutoCloseable {
     try {
       ApplicationId applicationId = submit(yarnClient, applicationName, transferId, settings);
       started = new YarnSite(site, configuration, settings, fileSystem, staging, yarnClient,
-          applicationId, resources, secret);
+          applicationId, resources, secret, siteTokens);
       started.heartbeat.create();
       started.registerApplicationMaster();
       LOG.info("{} site: application {} registered in queue {}; relays staged in {}", site,
@@ -191,6 +204,7 @@ final class YarnSite implements AutoCloseable {
         started.close();
       } else {
         yarnClient.stop();
+        siteTokens.close();
         deleteQuietly(fileSystem, staging);
       }
       if (e instanceof RelayCpException relay) {
@@ -457,7 +471,7 @@ final class YarnSite implements AutoCloseable {
     return ContainerLaunchContext.newInstance(resources,
         Map.of(Environment.CLASSPATH.name(), classPath.toString(),
             SETTINGS_VARIABLE, relaySettings),
-        List.of(command), null, ContainerSecret.credentialsWith(secret), null);
+        List.of(command), null, ContainerSecret.credentialsWith(secret, siteTokens.tokenBytes()), null);
   }
 
   /** The relays' settings: the user's -D options and the driver timeout. */
@@ -512,6 +526,7 @@ final class YarnSite implements AutoCloseable {
     }
     yarnClient.stop();
     deleteQuietly(fileSystem, stagingDirectory);
+    siteTokens.close();
     LOG.info("{} site: application {} ended, {} relays launched", site, applicationId, launched);
   }
 

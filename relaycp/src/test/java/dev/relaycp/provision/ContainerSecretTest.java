@@ -9,15 +9,17 @@ import dev.relaycp.relay.TransferSecret;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
 import org.apache.hadoop.io.DataInputByteBuffer;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
 import org.junit.jupiter.api.Test;
 
 class ContainerSecretTest {
   @Test
   void theSecretInALaunchContextsCredentialsIsTheOneTheContainersUserReads() throws Exception {
     TransferSecret secret = TransferSecret.generate();
-    ByteBuffer tokens = ContainerSecret.credentialsWith(secret);
+    ByteBuffer tokens = ContainerSecret.credentialsWith(secret, new byte[0]);
 
     // What a NodeManager does with the launch context's tokens: the container's user gets them.
     DataInputByteBuffer in = new DataInputByteBuffer();
@@ -34,6 +36,28 @@ class ContainerSecretTest {
     assertThat(read.verifies(nonce, TransferSecret.generate().prove(nonce))).isFalse();
     assertThat(credentials.numberOfSecretKeys()).isEqualTo(1);
     assertThat(credentials.numberOfTokens()).isZero();
+  }
+
+  @Test
+  void theSitesDelegationTokensTravelBesideTheSecret() throws Exception {
+    Credentials site = new Credentials();
+    Token<?> token = new Token<>(new byte[] {1, 2}, new byte[] {3}, new Text("HDFS_DELEGATION_TOKEN"),
+        new Text("namenode:8020"));
+    site.addToken(token.getService(), token);
+    java.io.ByteArrayOutputStream storage = new java.io.ByteArrayOutputStream();
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(storage)) {
+      site.writeTokenStorageToStream(out);
+    }
+
+    ByteBuffer launch = ContainerSecret.credentialsWith(TransferSecret.generate(),
+        storage.toByteArray());
+
+    DataInputByteBuffer in = new DataInputByteBuffer();
+    in.reset(launch.duplicate());
+    Credentials credentials = new Credentials();
+    credentials.readTokenStorageStream(in);
+    assertThat(credentials.getAllTokens()).containsExactly(token);
+    assertThat(credentials.getSecretKey(ContainerSecret.ALIAS)).isNotNull();
   }
 
   @Test
