@@ -6,7 +6,9 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.relay.TransferSecret;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -43,7 +45,7 @@ public final class ContainerSecret {
     try {
       if (tokens.length > 0) {
         credentials.readTokenStorageStream(
-            new java.io.DataInputStream(new java.io.ByteArrayInputStream(tokens)));
+            new DataInputStream(new ByteArrayInputStream(tokens)));
       }
       secret.writeTo(hex);
       credentials.addSecretKey(ALIAS, hex.toByteArray());

@@ -11,6 +11,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
 import java.util.Locale;
@@ -117,7 +118,7 @@ final class TransferScope {
   private static URI parse(String uri) {
     try {
       return new URI(uri);
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       return null;
     }
   }
@@ -125,7 +126,7 @@ final class TransferScope {
   private static URI onSameFileSystem(URI file, String path) {
     try {
       return new URI(file.getScheme(), file.getAuthority(), path, null, null);
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       return null;
     }
   }
