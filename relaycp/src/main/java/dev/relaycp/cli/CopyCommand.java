@@ -73,6 +73,10 @@ public final class CopyCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Do not draw the progress bar.")
   boolean noProgress;
 
+  @Option(names = "--compress", description = "Compress the bytes on the relay hop (Snappy;"
+      + " frames that do not shrink cross as they are). Key: relaycp.copy.compress.")
+  boolean compress;
+
   @Override
   public Integer call() throws IOException {
     Configuration configuration = hadoop.apply(parent.configuration());
@@ -137,8 +141,9 @@ public final class CopyCommand implements Callable<Integer> {
     }
     // Local relays read these when they start: a bad value fails here, before any starts.
     RelayCommand.relaySettings("127.0.0.1", 0, TransferSecret.generate(), configuration);
-    return CopySettings.from(configuration, uri(source, "SRC"), uri(destination, "DST"),
-        overwrite, syncOptions.settings(overwrite));
+    CopySettings settings = CopySettings.from(configuration, uri(source, "SRC"),
+        uri(destination, "DST"), overwrite, syncOptions.settings(overwrite));
+    return compress ? settings.withCompress(true) : settings;
   }
 
   /** Parses a URI the way Hadoop would, with a message that says how to fix a bad one. */

@@ -22,6 +22,7 @@ public final class CopySummary {
     summary.put("source", result.source());
     summary.put("destination", result.destination());
     summary.put("bytes", result.bytes());
+    summary.put("wireBytes", result.wireBytes());
     summary.put("files", result.files());
     summary.put("directories", result.directories());
     summary.put("seconds", result.seconds());
@@ -44,6 +45,7 @@ public final class CopySummary {
       rate.put("reader", route.reader().toString());
       rate.put("writer", route.writer().toString());
       rate.put("bytes", route.bytes());
+      rate.put("wireBytes", route.wireBytes());
       rate.put("chunks", route.chunks());
       rate.put("busySeconds", route.busySeconds());
       rate.put("mbPerSecond", route.bytesPerSecond() / 1e6);

@@ -11,6 +11,7 @@ import dev.relaycp.transfer.CopySettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -73,7 +74,9 @@ public final class PairsOptions {
             datanodes.source(), datanodes.destination(), history, constraints,
             RelayKeys.COPY_MAX_AUTO_PAIRS.intFrom(configuration),
             settings.blocksPerChunk(), RelayKeys.PARALLEL_STREAMS.intFrom(configuration),
-            spawning)));
+            spawning, settings.compress()
+                ? OptionalInt.of(RelayKeys.DATA_FRAME_BYTES.intFrom(configuration))
+                : OptionalInt.empty())));
   }
 
   /** The JSON summary's {@code plan}. */

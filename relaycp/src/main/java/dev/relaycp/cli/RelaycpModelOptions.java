@@ -53,6 +53,12 @@ public final class RelaycpModelOptions {
           + " checksums, with the driver's requests in parallel (default: ${DEFAULT-VALUE}).")
   double verifySeconds = OVERHEADS.verifySecondsPerFile();
 
+  @Option(names = "--compress-ratio", paramLabel = "RATIO",
+      description = "With copy --compress: the files' bytes per byte on the relay hop (1 or"
+          + " more; a copy with --compress --pairs auto samples it from the files)"
+          + " (default: ${DEFAULT-VALUE}, no compression).")
+  double compressionRatio = 1;
+
   /** The settings; streams per relay, when not given, as the relays are configured. */
   public RelaycpSettings settings(Configuration configuration) {
     int streams = streamsPerRelay != null
@@ -61,6 +67,7 @@ public final class RelaycpModelOptions {
         fileSeconds, OVERHEADS.perChunkSeconds(), commitSeconds, verifySeconds);
     return new RelaycpSettings(DataSize.parse(chunkSize), streams, overheads)
         .withConcurrentFiles(concurrentFiles)
-        .withSpawnedFileCostFactor(spawnedFileFactor);
+        .withSpawnedFileCostFactor(spawnedFileFactor)
+        .withCompressionRatio(compressionRatio);
   }
 }

@@ -39,6 +39,11 @@ public final class RelayKeys {
    */
   public static final WholeNumberSetting COPY_STALL_SECONDS =
       new WholeNumberSetting("relaycp.copy.stall-seconds", 120, 5, 86_400);
+  /**
+   * Whether the relays compress each DATA frame on the relay hop (Snappy), sending compressed
+   * only the frames that shrink.
+   */
+  public static final FlagSetting COPY_COMPRESS = new FlagSetting("relaycp.copy.compress", false);
   /** Seconds a route keeps trying a reader relay that refuses connections. */
   public static final WholeNumberSetting COPY_RELAY_WAIT_SECONDS =
       new WholeNumberSetting("relaycp.copy.relay-wait-seconds", 10, 0);

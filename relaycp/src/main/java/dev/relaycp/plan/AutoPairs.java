@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.plan.ThroughputHistory.Direction;
 import dev.relaycp.transfer.ClusterSurvey;
+import dev.relaycp.transfer.CompressionSample;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,8 +53,18 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
   /** What the choice depends on besides the clusters; each given once, by the copy command. */
   public record Request(URI source, URI destination, OptionalInt sourceDatanodes,
       OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
-      int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning) {
+      int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning,
+      OptionalInt compressFrameBytes) {
+    /** A request for a copy whose relay hop is not compressed. */
+    public Request(URI source, URI destination, OptionalInt sourceDatanodes,
+        OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
+        int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning) {
+      this(source, destination, sourceDatanodes, destinationDatanodes, history, constraints,
+          maximumPairs, blocksPerChunk, streamsPerRelay, spawning, OptionalInt.empty());
+    }
+
     public Request {
+      requireNonNull(compressFrameBytes, "compressFrameBytes is null");
       requireNonNull(spawning, "spawning is null");
       requireNonNull(source, "source is null");
       requireNonNull(destination, "destination is null");
@@ -89,9 +100,19 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
     DataSize chunk = DataSize.ofBytes(
         Math.multiplyExact(live.blockSize().bytes(), (long) request.blocksPerChunk()));
     DistcpSettings distcp = DistcpSettings.DEFAULT;
+    double compressionRatio = 1;
+    if (request.compressFrameBytes().isPresent()) {
+      CompressionSample sample = CompressionSample.of(opener.open(request.source()),
+          survey.tree(), request.compressFrameBytes().getAsInt());
+      compressionRatio = sample.ratio();
+      notes.add(String.format(Locale.ROOT, "--compress: %.2f file bytes per byte on the wire,"
+          + " sampled from %d files (%d bytes)", compressionRatio, sample.files(),
+          sample.bytes()));
+    }
     PlanInput input = new PlanInput(live.workload(), live.source(), live.destination(), local,
         Pricing.DEFAULT,
-        new RelaycpSettings(chunk, request.streamsPerRelay(), CopyOverheads.DEFAULT),
+        new RelaycpSettings(chunk, request.streamsPerRelay(), CopyOverheads.DEFAULT)
+            .withCompressionRatio(compressionRatio),
         new DistcpSettings(distcp.maxMaps(), distcp.slotsPerNode(), distcp.jobStartSeconds(),
             distcp.taskStartSeconds(), distcp.perFileSeconds(), distcp.blocksPerChunk(),
             live.blockSize()),

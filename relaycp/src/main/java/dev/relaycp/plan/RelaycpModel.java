@@ -22,7 +22,9 @@ import java.util.List;
  * datanodes and ready spawned relays; what the source datanodes can feed over their internal
  * network; and what the destination can absorb (its datanodes' internal rate over the
  * replication factor). The last chunks' tail falls out of the simulation. Then commit and
- * verification ({@link CopyOverheads#afterDataSeconds}).
+ * verification ({@link CopyOverheads#afterDataSeconds}). With compression ({@link
+ * RelaycpSettings#compressionRatio}) every WAN cap carries that many times its rate in file
+ * bytes; the internal networks carry the files' own bytes.
  *
  * <p>Money: the 2p spawned VMs each run from t = 0 to the end of the data phase, billed by
  * their machine type's granularity and minimum, plus egress for every byte.
@@ -53,20 +55,25 @@ public record RelaycpModel() implements CopyModel {
     // A route's streams start one file's cost apart, spread over the streams: a file's opening
     // and closing on one stream overlap other streams' bytes, as they do in a copy.
     double stagger = (overheads.perFileSeconds() + overheads.perChunkSeconds()) / atOnce;
+    double ratio = settings.compressionRatio();
+    // A spawned relay's rate is the least of its WAN and internal rates; only the WAN part
+    // carries compressed bytes.
+    double spawnedRate = Math.min(machine.external().bytesPerSecond() * ratio,
+        machine.internal().bytesPerSecond());
     List<StreamSimulation.Node> relays = new ArrayList<>();
     for (int node = 0; node < source.nodes(); node++) {
       relays.add(new StreamSimulation.Node(
-          source.external().bytesPerSecond(), 0, atOnce, window, stagger));
+          source.external().bytesPerSecond() * ratio, 0, atOnce, window, stagger));
     }
     for (int relay = 0; relay < pairs; relay++) {
       relays.add(
-          new StreamSimulation.Node(machine.relayRate().bytesPerSecond(), joinSeconds, atOnce,
+          new StreamSimulation.Node(spawnedRate, joinSeconds, atOnce,
               window, stagger * settings.spawnedFileCostFactor(), settings.spawnedFileCostFactor()));
     }
     double feed = source.internalTotal().bytesPerSecond();
     double absorb = destination.internalTotal().bytesPerSecond() / destination.replication();
-    double destinationWan = destination.externalTotal().bytesPerSecond();
-    double spawnedWan = pairs * machine.relayRate().bytesPerSecond();
+    double destinationWan = destination.externalTotal().bytesPerSecond() * ratio;
+    double spawnedWan = pairs * spawnedRate;
     List<StreamSimulation.CapChange> caps = new ArrayList<>();
     caps.add(new StreamSimulation.CapChange(0, least(destinationWan + (joinSeconds == 0 ? spawnedWan : 0), feed, absorb)));
     if (joinSeconds > 0 && pairs > 0) {

@@ -25,6 +25,10 @@ import dev.relaycp.error.RelayCpException;
  * spawned relay pays: a small VM whose relay has just started (its JVM not yet compiled for
  * the work) spends longer on each file, and where that cost is shared work it slows every
  * other stream too. 1 when the spawned relays are like the datanodes.
+ *
+ * <p>{@code compressionRatio} is how many bytes of the files one byte on the relay hop carries
+ * ({@code --compress}, sampled from the files; 1 without compression): the WAN caps count wire
+ * bytes, the sites' internal networks the files' own.
  */
 public record RelaycpSettings(
     DataSize chunkSize,
@@ -33,7 +37,8 @@ public record RelaycpSettings(
     DataSize bytesInFlightPerRoute,
     CopyOverheads overheads,
     double concurrentFiles,
-    double spawnedFileCostFactor) {
+    double spawnedFileCostFactor,
+    double compressionRatio) {
   public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE =
       (int) RelayKeys.COPY_CHUNKS_IN_FLIGHT_PER_ROUTE.defaultValue();
   public static final DataSize DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE =
@@ -51,19 +56,26 @@ public record RelaycpSettings(
         DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE,
         overheads,
         0,
+        1,
         1);
   }
 
   /** These settings with {@code concurrent} streams paying a file's cost at full speed at once. */
   public RelaycpSettings withConcurrentFiles(double concurrent) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
-        bytesInFlightPerRoute, overheads, concurrent, spawnedFileCostFactor);
+        bytesInFlightPerRoute, overheads, concurrent, spawnedFileCostFactor, compressionRatio);
   }
 
   /** These settings with spawned relays paying {@code factor} times a datanode relay's file costs. */
   public RelaycpSettings withSpawnedFileCostFactor(double factor) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
-        bytesInFlightPerRoute, overheads, concurrentFiles, factor);
+        bytesInFlightPerRoute, overheads, concurrentFiles, factor, compressionRatio);
+  }
+
+  /** These settings with the relay hop carrying {@code ratio} file bytes per wire byte. */
+  public RelaycpSettings withCompressionRatio(double ratio) {
+    return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
+        bytesInFlightPerRoute, overheads, concurrentFiles, spawnedFileCostFactor, ratio);
   }
 
   public RelaycpSettings {
@@ -86,6 +98,10 @@ public record RelaycpSettings(
           INVALID_ARGUMENT,
           "spawned relays' file cost factor " + spawnedFileCostFactor
               + " must be a finite number above 0 (1: as the datanodes' relays)");
+    }
+    if (!(compressionRatio >= 1) || Double.isInfinite(compressionRatio)) {
+      throw new RelayCpException(INVALID_ARGUMENT, "compression ratio " + compressionRatio
+          + " must be a finite number of 1 or more (file bytes per byte on the wire; 1: none)");
     }
     if (chunkSize.bytes() < 1) {
       throw new RelayCpException(

@@ -20,6 +20,8 @@ public enum FrameType {
   WRITE_CHUNK(11),
   /** Reader relay to writer relay: bytes of the current chunk. */
   DATA(12),
+  /** Reader relay to writer relay: bytes of the current chunk, Snappy-compressed. */
+  COMPRESSED_DATA(17),
   /** Reader relay to writer relay: the current chunk is complete. */
   END_OF_CHUNK(13),
   /** Writer relay to reader relay: the chunk is durably written. */

@@ -8,6 +8,7 @@ import dev.relaycp.relay.RelayMessage.ChunkDone;
 import dev.relaycp.relay.RelayMessage.ChunkFailed;
 import dev.relaycp.relay.RelayMessage.ChunkOrder;
 import dev.relaycp.relay.RelayMessage.ChunkWritten;
+import dev.relaycp.relay.RelayMessage.CompressedData;
 import dev.relaycp.relay.RelayMessage.Data;
 import dev.relaycp.relay.RelayMessage.EndOfChunk;
 import dev.relaycp.relay.RelayMessage.KeepAlive;
@@ -38,15 +39,16 @@ import java.util.List;
  * | int64   | utf    | int64  | int64  | utf     | int8 | utf    | int32 + bytes  | int32| int16 | int64 |
  * +---------+--------+--------+--------+---------+------+--------+----------------+------+-------+-------+
  * END_OF_CHUNK: chunkId int64, length int64     CHUNK_WRITTEN: chunkId int64, part handle
- * CHUNK_DONE: chunkId int64, bytes int64, part handle
+ * CHUNK_DONE: chunkId int64, bytes int64, wire bytes int64, part handle
  * CHUNK_FAILED: chunkId int64, error code utf, message utf
  * CHALLENGE: nonce bytes    PROOF: mac bytes, nonce bytes    AUTHENTICATED: mac bytes
  * TRANSFER:
  * +------+-------------+--------------+------------------------------------------+
- * | user | source root | staging root | credentials (Hadoop token storage)       |
- * | utf  | utf         | utf          | int32 + bytes                            |
- * +------+-------------+--------------+------------------------------------------+
- * DATA: the bytes
+ * | user | source root | staging root | credentials (Hadoop token storage)       | flags |
+ * | utf  | utf         | utf          | int32 + bytes                            | int8  |
+ * +------+-------------+--------------+------------------------------------------+-------+
+ * flags: bit 0 = compress (the reader may send COMPRESSED_DATA)
+ * DATA: the bytes    COMPRESSED_DATA: the bytes in Snappy's raw format (one block)
  * KEEP_ALIVE: empty (sent by either end after a second with nothing else to send)
  * </pre>
  */
@@ -57,6 +59,10 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       throws IOException {
     if (message instanceof Data data) {
       out.add(Frame.of(FrameType.DATA, data.content().retain()));
+      return;
+    }
+    if (message instanceof CompressedData compressed) {
+      out.add(Frame.of(FrameType.COMPRESSED_DATA, compressed.content().retain()));
       return;
     }
     ByteBuf payload = ctx.alloc().heapBuffer(64);
@@ -86,6 +92,7 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       output.writeUTF(transfer.sourceRoot().toString());
       output.writeUTF(transfer.stagingRoot().toString());
       writeBytes(output, transfer.credentials());
+      output.writeByte(transfer.compress() ? 1 : 0);
       return FrameType.TRANSFER;
     } else if (message instanceof ChunkOrder order) {
       writeOrder(output, order);
@@ -104,6 +111,7 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     } else if (message instanceof ChunkDone done) {
       output.writeLong(done.chunkId());
       output.writeLong(done.bytes());
+      output.writeLong(done.wireBytes());
       writeBytes(output, done.partHandle());
       return FrameType.CHUNK_DONE;
     } else if (message instanceof ChunkFailed failed) {
@@ -120,6 +128,10 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       throws IOException {
     if (frame.type() == FrameType.DATA) {
       out.add(new Data(frame.content().retain()));
+      return;
+    }
+    if (frame.type() == FrameType.COMPRESSED_DATA) {
+      out.add(new Data(DataCompression.decompress(frame.content(), ctx.alloc())));
       return;
     }
     ByteBufInputStream input = new ByteBufInputStream(frame.content());
@@ -143,15 +155,17 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       case AUTHENTICATED -> new Authenticated(readBytes(input));
       case KEEP_ALIVE -> KeepAlive.INSTANCE;
       case TRANSFER -> new Transfer(input.readUTF(), URI.create(input.readUTF()),
-          URI.create(input.readUTF()), readBytes(input));
+          URI.create(input.readUTF()), readBytes(input), (input.readUnsignedByte() & 1) != 0);
       case SEND_CHUNK -> readOrder(input);
       case WRITE_CHUNK -> new WriteChunk(readOrder(input));
       case END_OF_CHUNK -> new EndOfChunk(input.readLong(), input.readLong());
       case CHUNK_WRITTEN -> new ChunkWritten(input.readLong(), readBytes(input));
-      case CHUNK_DONE -> new ChunkDone(input.readLong(), input.readLong(), readBytes(input));
+      case CHUNK_DONE -> new ChunkDone(input.readLong(), input.readLong(), input.readLong(),
+          readBytes(input));
       case CHUNK_FAILED ->
           new ChunkFailed(input.readLong(), ErrorCode.valueOf(input.readUTF()), input.readUTF());
-      case DATA -> throw new IllegalStateException("DATA frames are decoded without a copy");
+      case DATA, COMPRESSED_DATA ->
+          throw new IllegalStateException("DATA frames are decoded without a copy");
     };
   }
 

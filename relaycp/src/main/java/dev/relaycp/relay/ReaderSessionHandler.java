@@ -15,6 +15,7 @@ import dev.relaycp.relay.RelayMessage.EndOfChunk;
 import dev.relaycp.relay.RelayMessage.WriteChunk;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufHolder;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -28,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -144,8 +146,10 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
 
   private void stream(ChunkOrder order, WriterLink link,
       CompletableFuture<ChunkWritten> written) {
+    AtomicLong wireBytes = new AtomicLong();
+    boolean compress = scope.transfer().compress();
     written.whenComplete((done, failure) -> driver.writeAndFlush(done != null
-        ? new ChunkDone(order.chunkId(), order.length(), done.partHandle())
+        ? new ChunkDone(order.chunkId(), order.length(), wireBytes.get(), done.partHandle())
         : failedMessage(order.chunkId(), failure)));
     long started = System.nanoTime();
     try (InputStream source =
@@ -155,8 +159,10 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       while (remaining > 0) {
         int size = (int) Math.min(dataFrameBytes, remaining);
         ByteBuf bytes = readFully(source, size, order);
+        RelayMessage frame = compress ? DataCompression.compress(bytes) : new Data(bytes);
+        wireBytes.addAndGet(((ByteBufHolder) frame).content().readableBytes());
         link.connection.awaitWritable();
-        link.connection.send(new Data(bytes));
+        link.connection.send(frame);
         remaining -= size;
       }
       link.connection.send(new EndOfChunk(order.chunkId(), order.length()));

@@ -66,10 +66,11 @@ public sealed interface RelayMessage {
    * user}, with the Hadoop delegation tokens in {@code credentials} (Hadoop's token storage
    * format; empty where the clusters do not use Kerberos), and only for sources inside {@code
    * sourceRoot} and targets inside {@code stagingRoot}. A reader relay passes it on, unchanged,
-   * as the first request of each of its connections to a writer relay.
+   * as the first request of each of its connections to a writer relay; with {@code compress}
+   * it sends the chunks' bytes compressed where that pays (see {@link DataCompression}).
    */
-  record Transfer(String user, URI sourceRoot, URI stagingRoot, byte[] credentials)
-      implements RelayMessage {
+  record Transfer(String user, URI sourceRoot, URI stagingRoot, byte[] credentials,
+      boolean compress) implements RelayMessage {
     public Transfer {
       requireNonNull(user, "user is null");
       requireNonNull(sourceRoot, "sourceRoot is null");
@@ -80,6 +81,11 @@ public sealed interface RelayMessage {
       }
     }
 
+    /** A transfer whose bytes cross uncompressed. */
+    public Transfer(String user, URI sourceRoot, URI stagingRoot, byte[] credentials) {
+      this(user, sourceRoot, stagingRoot, credentials, false);
+    }
+
     @Override
     public byte[] credentials() {
       return credentials.clone();
@@ -88,6 +94,7 @@ public sealed interface RelayMessage {
     @Override
     public boolean equals(Object other) {
       return other instanceof Transfer that
+          && compress == that.compress
           && user.equals(that.user)
           && sourceRoot.equals(that.sourceRoot)
           && stagingRoot.equals(that.stagingRoot)
@@ -102,7 +109,8 @@ public sealed interface RelayMessage {
     @Override
     public String toString() {
       return "Transfer[user=" + user + ", sourceRoot=" + sourceRoot + ", stagingRoot="
-          + stagingRoot + ", credentials=" + credentials.length + " bytes]";
+          + stagingRoot + ", credentials=" + credentials.length + " bytes, compress=" + compress
+          + "]";
     }
   }
 
@@ -139,6 +147,16 @@ public sealed interface RelayMessage {
     }
   }
 
+  /**
+   * Bytes of the chunk being written, Snappy-compressed (see {@link DataCompression}); the
+   * writer's codec hands them on as {@link Data}. Owns one reference to its buffer.
+   */
+  final class CompressedData extends DefaultByteBufHolder implements RelayMessage {
+    public CompressedData(ByteBuf compressed) {
+      super(compressed);
+    }
+  }
+
   /** The chunk being written is complete; {@code length} is how many bytes were sent. */
   record EndOfChunk(long chunkId, long length) implements RelayMessage {}
 
@@ -166,10 +184,19 @@ public sealed interface RelayMessage {
     }
   }
 
-  /** Reader to driver: the chunk crossed the whole route. */
-  record ChunkDone(long chunkId, long bytes, byte[] partHandle) implements RelayMessage {
+  /**
+   * Reader to driver: the chunk crossed the whole route; {@code wireBytes} is what crossed the
+   * relay hop for it (less than {@code bytes} where it went compressed).
+   */
+  record ChunkDone(long chunkId, long bytes, long wireBytes, byte[] partHandle)
+      implements RelayMessage {
     public ChunkDone {
       partHandle = requireNonNull(partHandle, "partHandle is null").clone();
+    }
+
+    /** A chunk whose bytes crossed uncompressed. */
+    public ChunkDone(long chunkId, long bytes, byte[] partHandle) {
+      this(chunkId, bytes, bytes, partHandle);
     }
 
     @Override
@@ -182,6 +209,7 @@ public sealed interface RelayMessage {
       return other instanceof ChunkDone that
           && chunkId == that.chunkId
           && bytes == that.bytes
+          && wireBytes == that.wireBytes
           && Arrays.equals(partHandle, that.partHandle);
     }
 

@@ -205,7 +205,7 @@ public final class CopyDriver {
     heartbeat.scheduleWithFixedDelay(staging::beat, settings.stagingBeatSeconds(),
         settings.stagingBeatSeconds(), TimeUnit.SECONDS);
     Transfer transfer = new Transfer(caller.user(), sourceRoot.toUri(), staging.root().toUri(),
-        caller.tokenBytes());
+        caller.tokenBytes(), settings.compress());
     Run run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
         started, journal, transfer);
     // Ctrl-C or SIGTERM ends the JVM without this method's finally: the staging is kept for
@@ -731,13 +731,13 @@ public final class CopyDriver {
     }
 
     /** The chunk is back from its route; {@code bytes} delivered, or -1 if it was not. */
-    private void backFromRoute(Chunk chunk, long bytes) {
+    private void backFromRoute(Chunk chunk, long bytes, long wireBytes) {
       RouteCounters counters = chunkRoutes.remove(chunk.id());
       if (counters == null) {
         return;
       }
       if (bytes >= 0) {
-        counters.delivered(bytes);
+        counters.delivered(bytes, wireBytes);
         String reader = readerHosts.get(counters.route());
         if (reader != null && chunk.localHosts().contains(reader)) {
           bytesReadLocally.addAndGet(bytes);
@@ -754,7 +754,7 @@ public final class CopyDriver {
 
     @Override
     public void chunkDone(Chunk chunk, ChunkDone done) {
-      backFromRoute(chunk, chunk.length());
+      backFromRoute(chunk, chunk.length(), done.wireBytes());
       int send = sends.get(chunk.id()) - 1;
       SourceFile file = tree.files().get(chunk.fileIndex());
       if (chunk.wholeFile()) {
@@ -776,7 +776,7 @@ public final class CopyDriver {
 
     @Override
     public void chunkFailed(Chunk chunk, ErrorCode code, String message) {
-      backFromRoute(chunk, -1);
+      backFromRoute(chunk, -1, -1);
       if (code.retryable()) {
         LOG.warn("Chunk {} of file {} failed ({}), sending it again: {}", chunk.indexInFile(),
             tree.files().get(chunk.fileIndex()).uri(), code, message);
@@ -792,7 +792,7 @@ public final class CopyDriver {
       synchronized (routeCounters) {
         routeCounters.get(route).dropped();
       }
-      inFlight.forEach(chunk -> backFromRoute(chunk, -1));
+      inFlight.forEach(chunk -> backFromRoute(chunk, -1, -1));
       inFlight.forEach(queue::requeue);
       if (liveRoutes() == 0 && !routeSource.mayJoin()) {
         queue.fail(new RelayCpException(ErrorCode.NO_ROUTES_LEFT,

@@ -74,6 +74,11 @@ public record CopyReport(
   }
 
   /** This report with {@code outcome} as its {@link #sync}. */
+  /** Bytes that crossed the relay hop: {@link #bytes}, or fewer with {@code --compress}. */
+  public long wireBytes() {
+    return routeResults.stream().mapToLong(RouteResult::wireBytes).sum();
+  }
+
   public CopyReport withSync(SyncOutcome outcome) {
     return new CopyReport(source, destination, bytes, files, directories, seconds, routes,
         routesDropped, chunks, chunksResent, verification, routeResults, phaseSeconds,

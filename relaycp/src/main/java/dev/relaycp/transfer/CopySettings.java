@@ -30,6 +30,7 @@ import org.apache.hadoop.conf.Configuration;
  *     staging still for three times this long
  * @param sync what the copy skips, deletes and keeps ({@code --update}, {@code --delete},
  *     {@code --preserve}, {@code --filters}, {@code --diff})
+ * @param compress whether the relays compress the bytes on the relay hop ({@code --compress})
  */
 public record CopySettings(
     URI source,
@@ -44,7 +45,8 @@ public record CopySettings(
     long silenceSeconds,
     long stallSeconds,
     long stagingBeatSeconds,
-    SyncSettings sync) {
+    SyncSettings sync,
+    boolean compress) {
 
   /** Part numbers leave room for this many sends of each chunk. */
   public static final int SEND_LIMIT = 16;
@@ -55,7 +57,8 @@ public record CopySettings(
       int verificationThreads, long relayWaitSeconds, long silenceSeconds) {
     this(source, destination, overwrite, blocksPerChunk, chunksInFlightPerRoute,
         bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads, relayWaitSeconds,
-        silenceSeconds, DEFAULT_STALL_SECONDS, DEFAULT_STAGING_BEAT_SECONDS, SyncSettings.NONE);
+        silenceSeconds, DEFAULT_STALL_SECONDS, DEFAULT_STAGING_BEAT_SECONDS, SyncSettings.NONE,
+        false);
   }
 
   public CopySettings {
@@ -124,14 +127,21 @@ public record CopySettings(
   public CopySettings withSilenceSeconds(long seconds) {
     return new CopySettings(source, destination, overwrite, blocksPerChunk,
         chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
-        relayWaitSeconds, seconds, stallSeconds, stagingBeatSeconds, sync);
+        relayWaitSeconds, seconds, stallSeconds, stagingBeatSeconds, sync, compress);
   }
 
   /** This copy with other {@link #sync} settings. */
   public CopySettings withSync(SyncSettings settings) {
     return new CopySettings(source, destination, overwrite, blocksPerChunk,
         chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
-        relayWaitSeconds, silenceSeconds, stallSeconds, stagingBeatSeconds, settings);
+        relayWaitSeconds, silenceSeconds, stallSeconds, stagingBeatSeconds, settings, compress);
+  }
+
+  /** This copy with the relay hop compressed or not. */
+  public CopySettings withCompress(boolean on) {
+    return new CopySettings(source, destination, overwrite, blocksPerChunk,
+        chunksInFlightPerRoute, bytesInFlightPerRoute, maxSendsPerChunk, verificationThreads,
+        relayWaitSeconds, silenceSeconds, stallSeconds, stagingBeatSeconds, sync, on);
   }
 
   /** Whether a file that exists at the destination may be replaced. */
@@ -160,7 +170,8 @@ public record CopySettings(
         RelayKeys.COPY_RELAY_WAIT_SECONDS.from(configuration),
         RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration),
         RelayKeys.COPY_STALL_SECONDS.from(configuration),
-        RelayKeys.COPY_STAGING_HEARTBEAT_SECONDS.from(configuration), sync);
+        RelayKeys.COPY_STAGING_HEARTBEAT_SECONDS.from(configuration), sync,
+        RelayKeys.COPY_COMPRESS.from(configuration));
   }
 
   public static CopySettings of(URI source, URI destination, boolean overwrite) {

@@ -16,6 +16,7 @@ final class RouteCounters {
   private long busySince;
   private long busyNanos;
   private long bytes;
+  private long wireBytes;
   private int chunks;
   private boolean dropped;
   private final long joinedNanos;
@@ -33,8 +34,10 @@ final class RouteCounters {
     }
   }
 
-  synchronized void delivered(long chunkBytes) {
+  /** A chunk of {@code chunkBytes} is back done; {@code chunkWireBytes} crossed the relay hop. */
+  synchronized void delivered(long chunkBytes, long chunkWireBytes) {
     bytes += chunkBytes;
+    wireBytes += chunkWireBytes;
     chunks++;
     returned();
   }
@@ -57,6 +60,6 @@ final class RouteCounters {
   synchronized RouteResult result() {
     long busy = busyNanos + (inFlight > 0 ? nanoClock.getAsLong() - busySince : 0);
     return new RouteResult(route.id(), route.reader(), route.writer(), bytes, chunks,
-        busy / 1e9, dropped, joinedNanos / 1e9);
+        busy / 1e9, dropped, joinedNanos / 1e9, wireBytes);
   }
 }

@@ -18,6 +18,8 @@ import dev.relaycp.relay.RelayAddress;
  * @param dropped whether the route was dropped before the copy ended
  * @param joinedSeconds seconds from the start of the copy (its listing) until the route
  *     joined: relays started for the copy join as they come up
+ * @param wireBytes bytes that crossed the relay hop for those chunks: {@code bytes}, or fewer
+ *     where the copy compressed them
  */
 public record RouteResult(
     int routeId,
@@ -27,15 +29,23 @@ public record RouteResult(
     int chunks,
     double busySeconds,
     boolean dropped,
-    double joinedSeconds) {
+    double joinedSeconds,
+    long wireBytes) {
+
+  /** A route whose bytes crossed uncompressed. */
+  public RouteResult(int routeId, RelayAddress reader, RelayAddress writer, long bytes,
+      int chunks, double busySeconds, boolean dropped, double joinedSeconds) {
+    this(routeId, reader, writer, bytes, chunks, busySeconds, dropped, joinedSeconds, bytes);
+  }
 
   public RouteResult {
     requireNonNull(reader, "reader is null");
     requireNonNull(writer, "writer is null");
-    if (bytes < 0 || chunks < 0 || !(busySeconds >= 0) || !(joinedSeconds >= 0)) {
+    if (bytes < 0 || chunks < 0 || !(busySeconds >= 0) || !(joinedSeconds >= 0)
+        || wireBytes < 0) {
       throw new IllegalArgumentException("bytes " + bytes + ", chunks " + chunks
           + ", busySeconds " + busySeconds + " and joinedSeconds " + joinedSeconds
-          + " must not be negative");
+          + " must not be negative (wireBytes " + wireBytes + ")");
     }
   }
 

@@ -48,6 +48,24 @@ class ReportSchemaTest {
   }
 
   @Test
+  void aCompressedCopyWithPairsAutoFollowsTheSchemaAndSaysWhatItSampled() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
+        new PrintWriter(out, true), new PrintWriter(err, true)).execute("copy",
+        clusters.sourceUri("/data").toString(), clusters.destinationUri("/compressed").toString(),
+        "--pairs", "auto", "--compress", "--json", "--no-progress", "--no-history");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode compressed = new ObjectMapper().readTree(out.toString());
+
+    ReportSchema.assertFollows(compressed);
+    // The demo's files are random bytes: every frame crossed as it was.
+    assertThat(compressed.get("wireBytes").asLong()).isEqualTo(compressed.get("bytes").asLong());
+    assertThat(compressed.get("plan").toString())
+        .contains("--compress: 1.00 file bytes per byte on the wire");
+  }
+
+  @Test
   void theSchemaRefusesASummaryWithoutItsVerdictOrWithAFieldItDoesNotKnow() throws Exception {
     ObjectNode withoutVerdict = summary.deepCopy();
     withoutVerdict.remove("verified");

@@ -26,6 +26,23 @@ class RelaycpModelTest {
   }
 
   @Test
+  void compressionMultipliesTheWanCapsButNotTheInternalNetwork() {
+    // 1000 MiB on one node at 10 MiB/s over the WAN: 100 s. Three file bytes per wire byte:
+    // 33.3 s. Ten per wire byte would be 10 s, but the source's internal network feeds 50 MiB/s.
+    PlanInput plain = withRelaycp(
+        input(files(1, 1000), site(1, 10, 50), site(1, 10, 100), machine(10, 100, 20)),
+        new RelaycpSettings(DataSize.ofMebibytes(10), 1, CopyOverheads.NONE));
+    PlanInput threefold = withRelaycp(plain, plain.relaycp().withCompressionRatio(3));
+    PlanInput tenfold = withRelaycp(plain, plain.relaycp().withCompressionRatio(10));
+
+    assertThat(model.estimate(plain, 0).seconds()).isCloseTo(100, within(1e-6));
+    assertThat(model.estimate(threefold, 0).seconds()).isCloseTo(100.0 / 3, within(1e-6));
+    assertThat(model.estimate(tenfold, 0).seconds()).isCloseTo(20, within(1e-6));
+    assertThatThrownBy(() -> plain.relaycp().withCompressionRatio(0.5))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("compression ratio");
+  }
+
+  @Test
   void spawnedRelaysJoinAfterBootAndTheLastChunksLeaveATail() {
     // 0-20 s: the datanode relay alone at 10 MiB/s moves 200 MiB (20 chunks of 10 MiB).
     // Then three relays at 10 MiB/s each (the destination's WAN cap is 10 + 2 * 10): 80 chunks
@@ -127,7 +144,8 @@ class RelaycpModelTest {
         withRelaycp(
             input(files(1, 200), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 10)),
             new RelaycpSettings(
-                DataSize.ofMebibytes(10), 16, 32, DataSize.ofMebibytes(20), CopyOverheads.NONE, 0, 1));
+                DataSize.ofMebibytes(10), 16, 32, DataSize.ofMebibytes(20), CopyOverheads.NONE, 0, 1,
+                1));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(20, within(1e-6));
     assertThat(model.estimate(input, 2).seconds()).isCloseTo(14, within(1e-6));
   }

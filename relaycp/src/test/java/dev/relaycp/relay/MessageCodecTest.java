@@ -168,6 +168,34 @@ class MessageCodecTest {
   }
 
   @Test
+  void compressedDataTravelsAsCompressedDataAndArrivesAsItsOriginalBytes() {
+    byte[] text = DataCompressionTest.logLines(100_000);
+    RelayMessage compressed = DataCompression.compress(Unpooled.wrappedBuffer(text));
+
+    byte[] frame = encode(compressed);
+    Data decoded = roundTrip(DataCompression.compress(Unpooled.wrappedBuffer(text)));
+
+    assertThat(frame[4]).isEqualTo((byte) FrameType.COMPRESSED_DATA.code());
+    assertThat(frame.length).isLessThan(text.length / 3);
+    try {
+      assertThat(ByteBufUtil.getBytes(decoded.content())).isEqualTo(text);
+    } finally {
+      decoded.release();
+    }
+  }
+
+  @Test
+  void aTransferAsksForCompressionInItsFlags() {
+    RelayMessage.Transfer transfer = new RelayMessage.Transfer("alice",
+        URI.create("hdfs://src:8020/data"), URI.create("hdfs://dst:8020/s"), new byte[0], true);
+
+    RelayMessage.Transfer decoded = roundTrip(transfer);
+
+    assertThat(decoded.compress()).isTrue();
+    assertThat(decoded).isEqualTo(transfer);
+  }
+
+  @Test
   void writeChunkRoundTrips() {
     WriteChunk write = new WriteChunk(order(PART_TARGET));
 
@@ -213,11 +241,12 @@ class MessageCodecTest {
 
   @Test
   void chunkDoneRoundTrips() {
-    ChunkDone done = new ChunkDone(13L, 1L << 33, new byte[] {-1, 0, 1});
+    ChunkDone done = new ChunkDone(13L, 1L << 33, 1L << 31, new byte[] {-1, 0, 1});
 
     ChunkDone decoded = roundTrip(done);
 
     assertThat(decoded).isEqualTo(done);
+    assertThat(decoded.wireBytes()).isEqualTo(1L << 31);
     assertThat(decoded.partHandle()).containsExactly(-1, 0, 1);
   }
 

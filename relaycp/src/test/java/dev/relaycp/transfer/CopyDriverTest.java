@@ -481,7 +481,7 @@ class CopyDriverTest {
       CopySettings settings = new CopySettings(clusters.sourceUri("/stall"),
           clusters.destinationUri("/stall-copy"), false, 1, 8, BLOCK, 8, 8, 10,
           CopySettings.DEFAULT_SILENCE_SECONDS, 5, CopySettings.DEFAULT_STAGING_BEAT_SECONDS,
-          SyncSettings.NONE);
+          SyncSettings.NONE, false);
       List<TransferProgress> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
       long started = System.nanoTime();
 

@@ -19,9 +19,9 @@ class RouteCountersTest {
     now += 2_000_000_000L;
     counters.sent();
     now += 1_000_000_000L;
-    counters.delivered(300);
+    counters.delivered(300, 100);
     now += 1_000_000_000L;
-    counters.delivered(100);
+    counters.delivered(100, 100);
     // Idle for ten seconds: not busy time.
     now += 10_000_000_000L;
     counters.sent();
@@ -32,6 +32,7 @@ class RouteCountersTest {
     assertThat(result.routeId()).isEqualTo(3);
     assertThat(result.reader()).isEqualTo(RelayAddress.of("dn1", 7070));
     assertThat(result.bytes()).isEqualTo(400);
+    assertThat(result.wireBytes()).as("the first chunk crossed compressed").isEqualTo(200);
     assertThat(result.chunks()).isEqualTo(2);
     assertThat(result.busySeconds()).isEqualTo(5.0);
     assertThat(result.bytesPerSecond()).isEqualTo(80.0);
