@@ -1,7 +1,7 @@
 // The WAN lab's data tool, run as a single-file program (java LabTool.java ...) on
 // the Hadoop class path from inside a lab host. It is not part of relaycp.
 //
-//   gen    URI FILES SIZE SHARD NSHARDS [THREADS]
+//   gen    URI FILES SIZE SHARD NSHARDS [THREADS [random|text]]
 //          writes files SHARD, SHARD+NSHARDS, ... of FILES, each SIZE bytes, named
 //          f-00000.., filled with a seeded PRNG (file i always has the same bytes)
 //   verify SRC DST [THREADS]
@@ -52,6 +52,7 @@ public class LabTool {
     int shard = Integer.parseInt(a[4]);
     int shards = Integer.parseInt(a[5]);
     int threads = a.length > 6 ? Integer.parseInt(a[6]) : 4;
+    boolean text = a.length > 7 && a[7].equals("text");
     FileSystem fs = FileSystem.get(URI.create(a[1]), conf);
     fs.mkdirs(dir);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -59,7 +60,12 @@ public class LabTool {
     for (int i = shard; i < files; i += shards) {
       int index = i;
       done.add(pool.submit(() -> {
-        writeFile(fs, new Path(dir, String.format("f-%05d", index)), size, index);
+        Path file = new Path(dir, String.format("f-%05d", index));
+        if (text) {
+          writeLogFile(fs, file, size, index);
+        } else {
+          writeFile(fs, file, size, index);
+        }
         return null;
       }));
     }
@@ -86,6 +92,49 @@ public class LabTool {
         out.write(buf, 0, n);
         left -= n;
       }
+    }
+  }
+
+  /**
+   * A service's log: timestamped lines of a few levels, classes and messages with numbers and
+   * ids in them, as a cluster's daemons write (Snappy takes such text to about a third).
+   */
+  static void writeLogFile(FileSystem fs, Path p, long size, long seed) throws IOException {
+    SplittableRandom rnd = new SplittableRandom(seed * 104729 + size);
+    String[] levels = {"INFO ", "INFO ", "INFO ", "DEBUG", "WARN "};
+    String[] classes = {"DataNode", "FSNamesystem", "BlockManager", "DataXceiver",
+        "RouteWorker", "ContainerManagerImpl", "CapacityScheduler", "NetworkTopology"};
+    String[] messages = {"Receiving block BP-%d:blk_%d_%d src: /10.0.%d.%d:%d",
+        "Served block blk_%d_%d to /10.0.%d.%d in %d ms (%d bytes)",
+        "allocate blk_%d_%d, replicas=10.0.%d.%d:%d for /data/part-%05d",
+        "Container container_%d_%04d_01_%06d transitioned from RUNNING to DONE (%d)",
+        "Slow BlockReceiver write data to disk cost:%dms (threshold=300ms), volume=/data%d (%d)"};
+    StringBuilder line = new StringBuilder(256);
+    byte[] buf = new byte[1 << 16];
+    int filled = 0;
+    long left = size;
+    long millis = 1_795_600_000_000L + seed * 3_600_000L;
+    try (OutputStream out = fs.create(p, true)) {
+      while (left > 0) {
+        millis += rnd.nextInt(40);
+        line.setLength(0);
+        line.append(java.time.Instant.ofEpochMilli(millis)).append(' ')
+            .append(levels[rnd.nextInt(levels.length)]).append(' ')
+            .append(classes[rnd.nextInt(classes.length)]).append(": ")
+            .append(String.format(java.util.Locale.ROOT, messages[rnd.nextInt(messages.length)],
+                rnd.nextInt(1 << 30), rnd.nextLong(1L << 40), rnd.nextInt(1 << 20),
+                rnd.nextInt(256), rnd.nextInt(256), 1 + rnd.nextInt(65_000), rnd.nextInt(4096)))
+            .append('\n');
+        byte[] bytes = line.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        for (int i = 0; i < bytes.length && left > 0; i++, left--) {
+          buf[filled++] = bytes[i];
+          if (filled == buf.length) {
+            out.write(buf, 0, filled);
+            filled = 0;
+          }
+        }
+      }
+      out.write(buf, 0, filled);
     }
   }
 

@@ -76,7 +76,9 @@ dataset_parts() {
     # on this machine varies by a second or two either way, and W's 18 rounds more than U's
     # turned that into 20% of the cost per file; Y has 56 more.
     Y) echo ".:3000:65536" ;;
-    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W, X or Y)" ;;
+    # Service logs (text Snappy takes to about a third), for --compress beside L's random bytes.
+    C) echo ".:8:$((64 * MiB)):text" ;;
+    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W, X, Y or C)" ;;
   esac
 }
 
@@ -84,7 +86,7 @@ dataset_parts() {
 dataset_histogram() {
   local part sub files size out=""
   for part in $(dataset_parts "$1"); do
-    IFS=: read -r sub files size <<<"$part"
+    IFS=: read -r sub files size _ <<<"$part"
     out+="${out:+,}${files}x${size}"
   done
   echo "$out"
@@ -97,10 +99,11 @@ gen_dataset() {
   [[ -e "$LAB_DIR/gen.$ds" ]] && return 0
   log "generating dataset $ds on the source cluster"
   for part in $(dataset_parts "$ds"); do
-    IFS=: read -r sub files size <<<"$part"
+    local kind
+    IFS=: read -r sub files size kind <<<"$part"
     local threads=2 writers=() w; ((size < MiB)) && threads=8
     for ((i = 1; i <= n; i++)); do
-      JOPTS=-Xmx256m host_java "src-dn$i" LabTool gen "$(nn_uri src)/lab/$ds/$sub" "$files" "$size" $((i - 1)) "$n" "$threads" \
+      JOPTS=-Xmx256m host_java "src-dn$i" LabTool gen "$(nn_uri src)/lab/$ds/$sub" "$files" "$size" $((i - 1)) "$n" "$threads" "${kind:-random}" \
         >> "$LAB_DIR/gen.log" 2>&1 &
       writers+=($!)
     done
