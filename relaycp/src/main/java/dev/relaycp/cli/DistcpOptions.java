@@ -41,8 +41,13 @@ public final class DistcpOptions {
           + " (default: ${DEFAULT-VALUE}).")
   double concurrentFiles = DEFAULT.concurrentFiles();
 
+  @Option(names = "--distcp-strategy", paramLabel = "NAME",
+      description = "DistCp -strategy: uniformsize (its default) or dynamic, which an expert"
+          + " uses for files of uneven size (default: ${DEFAULT-VALUE}).")
+  String strategy = DEFAULT.strategy().option();
+
   public DistcpSettings settings(DataSize blockSize) {
     return new DistcpSettings(maps, slotsPerNode, jobSeconds, taskSeconds, fileSeconds,
-        blocksPerChunk, blockSize, concurrentFiles);
+        blocksPerChunk, blockSize, concurrentFiles, DistcpSettings.Strategy.fromOption(strategy));
   }
 }

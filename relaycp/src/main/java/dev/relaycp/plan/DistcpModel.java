@@ -31,6 +31,12 @@ import java.util.List;
  * ({@link StreamSimulation#expectedShare}). The sum is held under the destination's WAN cap and
  * what the two sites' internal networks carry. The job start-up comes first.
  *
+ * <p>With the {@code dynamic} strategy DistCp instead cuts the listing into chunks of
+ * consecutive entries, {@code ceil(entries / (ratio x maps))} each ({@link #splitRatio}, as
+ * Hadoop's {@code DynamicInputFormat} does), and starts {@code -m} maps (no more than there are
+ * chunks) that each pay one task start-up and then take chunk after chunk from the shared pool
+ * until none is left: no map waits with its share while another still holds a long tail.
+ *
  * <p>With {@code p} pairs, p nodes of the spawned machine type join each cluster (as in the
  * thesis's §6.2): at the source they add map slots once booted, at the destination WAN
  * capacity. Money: egress, the 2p VMs for the whole copy, and the source nodes' time if the user
@@ -86,8 +92,11 @@ public record DistcpModel() implements CopyModel {
     StreamSimulation.Destinations destinations =
         new StreamSimulation.Destinations(
             destination.nodes() + pairs, destination.external().bytesPerSecond());
-    double data =
-        StreamSimulation.run(
+    double data = settings.strategy() == DistcpSettings.Strategy.DYNAMIC
+        ? StreamSimulation.run(dynamicNodes(nodes, input.workload(), settings),
+            dynamicChunks(input.workload(), settings), caps, destinations, false,
+            settings.fileLanes())
+        : StreamSimulation.run(
             nodes, maps(input.workload(), settings), caps, destinations, false, settings.fileLanes());
     double seconds = start + data;
     double dollars =
@@ -126,6 +135,76 @@ public record DistcpModel() implements CopyModel {
     // listing file, not the bytes it copies, so the map with the most entries runs first.
     maps.sort(Comparator.comparingInt(List<StreamSimulation.Step>::size).reversed());
     return maps;
+  }
+
+  /**
+   * The {@code dynamic} strategy's maps placed on {@code slots}' nodes: {@code -m} of them (no
+   * more than there are chunks or slots), spread a slot of every node at a time as YARN places
+   * them, each ready once its task has started.
+   */
+  static List<StreamSimulation.Node> dynamicNodes(List<StreamSimulation.Node> slots,
+      Workload workload, DistcpSettings settings) {
+    int chunks = dynamicChunks(workload, settings).size();
+    int maps = Math.min(settings.maxMaps(), Math.max(1, chunks));
+    int[] placed = new int[slots.size()];
+    int left = maps;
+    for (int slot = 0; left > 0; slot++) {
+      boolean any = false;
+      for (int node = 0; node < slots.size() && left > 0; node++) {
+        if (slot < slots.get(node).workers()) {
+          placed[node]++;
+          left--;
+          any = true;
+        }
+      }
+      if (!any) {
+        break;
+      }
+    }
+    List<StreamSimulation.Node> nodes = new ArrayList<>();
+    for (int node = 0; node < slots.size(); node++) {
+      StreamSimulation.Node slotNode = slots.get(node);
+      if (placed[node] > 0) {
+        nodes.add(new StreamSimulation.Node(slotNode.capBytesPerSecond(),
+            slotNode.readySeconds() + settings.taskStartSeconds(), placed[node]));
+      }
+    }
+    return nodes;
+  }
+
+  /** The {@code dynamic} strategy's chunks: consecutive entries of the listing, each a task. */
+  static List<List<StreamSimulation.Step>> dynamicChunks(Workload workload,
+      DistcpSettings settings) {
+    List<Long> entries = listing(workload, settings);
+    int maps = Math.max(1, Math.min(settings.maxMaps(), entries.size()));
+    int perChunk = (int) Math.max(1,
+        Math.ceil((double) entries.size() / ((long) splitRatio(maps, entries.size()) * maps)));
+    List<List<StreamSimulation.Step>> chunks = new ArrayList<>();
+    for (int first = 0; first < entries.size(); first += perChunk) {
+      List<StreamSimulation.Step> chunk = new ArrayList<>();
+      for (int entry = first; entry < Math.min(entries.size(), first + perChunk); entry++) {
+        chunk.add(new StreamSimulation.Step(settings.perFileSeconds(), entries.get(entry), true));
+      }
+      chunks.add(chunk);
+    }
+    return chunks;
+  }
+
+  /**
+   * Chunks per map, as Hadoop's {@code DynamicInputFormat.getSplitRatio} chooses with its
+   * defaults: 1 for one map; else as many as keep the chunks near 100 in all, unless that
+   * leaves fewer than 5 entries a chunk, when it is 2.
+   */
+  static int splitRatio(int maps, int entries) {
+    if (maps == 1) {
+      return 1;
+    }
+    if (maps > 100) {
+      return 2;
+    }
+    int pickups = (int) Math.ceil(100.0 / maps);
+    int perChunk = (int) Math.ceil((double) entries / ((long) maps * pickups));
+    return perChunk < 5 ? 2 : pickups;
   }
 
   /**

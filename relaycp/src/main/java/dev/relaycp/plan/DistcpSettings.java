@@ -19,6 +19,11 @@ import dev.relaycp.error.RelayCpException;
  * where the cluster is small, its cores), so beyond that many the maps in a per-file step share
  * it and each goes slower. {@code perFileSeconds} is then the cost of a map that has it to
  * itself.
+ *
+ * <p>{@code strategy} is DistCp's {@code -strategy}: {@code uniformsize} (the default) cuts the
+ * listing into maps of equal bytes up front; {@code dynamic} cuts it into chunks of entries that
+ * the maps take as they finish the last, which is how an expert runs DistCp over files of uneven
+ * size (see {@link DistcpModel}).
  */
 public record DistcpSettings(
     int maxMaps,
@@ -28,10 +33,59 @@ public record DistcpSettings(
     double perFileSeconds,
     int blocksPerChunk,
     DataSize blockSize,
-    double concurrentFiles) {
+    double concurrentFiles,
+    Strategy strategy) {
+
+  /** DistCp's {@code -strategy}. */
+  public enum Strategy {
+    UNIFORM_SIZE("uniformsize"),
+    DYNAMIC("dynamic");
+
+    private final String option;
+
+    Strategy(String option) {
+      this.option = option;
+    }
+
+    /** As DistCp's {@code -strategy} names it. */
+    public String option() {
+      return option;
+    }
+
+    /** The strategy DistCp's {@code -strategy NAME} selects. */
+    public static Strategy fromOption(String name) {
+      for (Strategy strategy : values()) {
+        if (strategy.option.equals(name)) {
+          return strategy;
+        }
+      }
+      throw new RelayCpException(INVALID_ARGUMENT, "DistCp strategy '" + name
+          + "' is not one DistCp has; give uniformsize or dynamic");
+    }
+  }
 
   public static final DistcpSettings DEFAULT =
       new DistcpSettings(20, 4, 20.0, 4.0, 0.1, 0, DataSize.ofMebibytes(128), 0);
+
+  /** Settings of DistCp's default strategy, {@code uniformsize}. */
+  public DistcpSettings(
+      int maxMaps,
+      int slotsPerNode,
+      double jobStartSeconds,
+      double taskStartSeconds,
+      double perFileSeconds,
+      int blocksPerChunk,
+      DataSize blockSize,
+      double concurrentFiles) {
+    this(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds, perFileSeconds, blocksPerChunk,
+        blockSize, concurrentFiles, Strategy.UNIFORM_SIZE);
+  }
+
+  /** These settings with another {@code -strategy}. */
+  public DistcpSettings withStrategy(Strategy other) {
+    return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
+        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, other);
+  }
 
   /** Settings whose per-file cost does not depend on how many maps pay it at once. */
   public DistcpSettings(
@@ -48,6 +102,7 @@ public record DistcpSettings(
 
   public DistcpSettings {
     requireNonNull(blockSize, "blockSize is null");
+    requireNonNull(strategy, "strategy is null");
     if (maxMaps < 1 || slotsPerNode < 1) {
       throw new RelayCpException(
           INVALID_ARGUMENT,

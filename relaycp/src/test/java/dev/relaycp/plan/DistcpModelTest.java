@@ -53,6 +53,35 @@ class DistcpModelTest {
   }
 
   @Test
+  void theDynamicStrategyPaysEachMapsStartOnceAndLeavesNoSlotWaitingForAWave() {
+    // Three files of 100 MiB on two nodes of one slot at 10 MiB/s, -m 2, 5 s per task.
+    // uniformsize: three maps of one file, the third in a second wave with its own start:
+    // 5 + 10 + 5 + 10 = 30 s. dynamic: two maps take the three chunks of one file as they
+    // finish: 5 + 10 + 10 = 25 s.
+    PlanInput input = input(files(3, 100), site(2, 10, 1000), wideDestination(),
+        machine(10, 100, 20));
+    DistcpSettings uniform = new DistcpSettings(2, 1, 0, 5, 0, 0, DataSize.ofMebibytes(128));
+    PlanInput uniformSize = withDistcp(input, uniform);
+    PlanInput dynamic = withDistcp(input, uniform.withStrategy(DistcpSettings.Strategy.DYNAMIC));
+
+    assertThat(DistcpModel.maps(uniformSize.workload(), uniform)).hasSize(3);
+    assertThat(DistcpModel.dynamicChunks(dynamic.workload(), dynamic.distcp())).hasSize(3);
+    assertThat(model.estimate(uniformSize, 0).seconds()).isCloseTo(30, within(1e-6));
+    assertThat(model.estimate(dynamic, 0).seconds()).isCloseTo(25, within(1e-6));
+  }
+
+  @Test
+  void theDynamicSplitRatioIsHadoops() {
+    // DynamicInputFormat's defaults: 100 chunks ideal, at least 5 entries a chunk, else 2.
+    assertThat(DistcpModel.splitRatio(1, 1000)).isEqualTo(1);
+    assertThat(DistcpModel.splitRatio(20, 5000)).isEqualTo(5);
+    assertThat(DistcpModel.splitRatio(6, 64)).isEqualTo(2);
+    assertThat(DistcpModel.splitRatio(200, 100_000)).isEqualTo(2);
+    assertThatThrownBy(() -> DistcpSettings.Strategy.fromOption("fastest"))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("uniformsize or dynamic");
+  }
+
+  @Test
   void concurrentFilesBelowOneIsRefused() {
     assertThatThrownBy(() -> new DistcpSettings(6, 2, 0, 0, 1, 0, DataSize.ofMebibytes(128), 0.5))
         .isInstanceOf(RelayCpException.class)
