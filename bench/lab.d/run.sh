@@ -121,6 +121,9 @@ measure() {
   local base=${rj%.json}
   ip netns exec "$ROUTER" python3 "$LAB_HOME/sample.py" "$base.csv" 0.25 &
   local spid=$! rc=0
+  # Each lab process's CPU by role (relays, driver, DistCp's maps, the daemons).
+  python3 "$LAB_HOME/process_cpu.py" "$base.cpu.json" 0.5 &
+  local cpid=$!
   sleep 0.5
   local t0 t1
   t0=$(date +%s.%N)
@@ -128,6 +131,7 @@ measure() {
   t1=$(date +%s.%N)
   sleep 0.5
   kill "$spid"; wait "$spid" 2>/dev/null || true
+  kill "$cpid"; wait "$cpid" 2>/dev/null || true
   python3 - "$rj" "$tool" "$ds" "$k" "$rc" "$t0" "$t1" "$senders" "$receivers" "$*" <<'PY'
 import json, sys
 rj, tool, ds, k, rc, t0, t1, snd, rcv, cmd = sys.argv[1:]
@@ -165,6 +169,37 @@ run_distcp() {
   python3 "$LAB_HOME/maps.py" "$LAB_DIR" "$runs/$ds-distcp.err" > "$runs/$ds-distcp-maps.txt" 2>&1 || true
   verify_into "$rj" "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp/$ds" && log "DistCp $ds verified" \
     || log "DistCp $ds: verification FAILED"
+}
+
+# Whether some file of the dataset spans more than one block.
+dataset_spans_blocks() {
+  local part size
+  for part in $(dataset_parts "$1"); do
+    IFS=: read -r _ _ size _ <<<"$part"
+    ((size > LAB_BLOCK_SIZE)) && return 0
+  done
+  return 1
+}
+
+# DistCp as an expert runs it: -strategy dynamic (maps take chunks of the listing as they
+# finish, so none idles while another holds a long tail), -m at the slot count, and where
+# files span several blocks -blocksperchunk 1 (a file's blocks copied by several maps and
+# concatenated at the destination).
+run_distcp_expert() {
+  local ds=$1 runs=$2 slots=$((LAB_DATANODES * LAB_SLOTS_PER_NODE)) extra=()
+  if dataset_spans_blocks "$ds"; then extra=(-blocksperchunk 1); fi
+  local rj="$runs/$ds-distcp-expert.json"
+  fs_rm "$(nn_uri dst)/distcp-expert/$ds"
+  log "DistCp $ds as an expert runs it: -strategy dynamic -m $slots ${extra[*]}"
+  # shellcheck disable=SC2034  # read by host_java
+  local JOPTS=-Xmx256m
+  measure "$rj" distcp-expert "$ds" 0 "$LAB_DATANODES" "$LAB_DATANODES" \
+    host_java src-client org.apache.hadoop.tools.DistCp -Ddfs.checksum.combine.mode=COMPOSITE_CRC \
+      -strategy dynamic -m "$slots" "${extra[@]}" \
+      "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp-expert/$ds" \
+    || log "DistCp (expert) $ds exited non-zero; see $runs/$ds-distcp-expert.err"
+  verify_into "$rj" "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp-expert/$ds" \
+    && log "DistCp (expert) $ds verified" || log "DistCp (expert) $ds: verification FAILED"
 }
 
 # ---------------------------------------------------------------- relaycp
@@ -444,13 +479,13 @@ cleanup_snapshot() {
 }
 
 lab_run() {
-  local quick=0 datasets="" ks="" keep=0 down=0 out="" tools="distcp,relaycp" startup=1
+  local quick=0 datasets="" ks="" keep=0 down=0 out="" tools="distcp,relaycp" tools_given=0 startup=1
   while (($#)); do
     case $1 in
       --quick) quick=1 ;;
       --datasets) datasets=$2; shift ;;
       --k) ks=$2; shift ;;
-      --tools) tools=$2; shift ;;
+      --tools) tools=$2; tools_given=1; shift ;;
       --no-startup) startup=0 ;;
       --keep) keep=1 ;;
       --down) down=1 ;;
@@ -466,7 +501,11 @@ lab_run() {
     datasets=${datasets:-Q}; ks=${ks:-0,1}; LAB_PROBE_SECONDS=${LAB_PROBE_SECONDS:-4}
     # The smoke set: one datanode per site unless told otherwise (or a lab is up).
     if [[ -z $LAB_DATANODES_GIVEN && -z $(lab_namespaces) ]]; then export LAB_DATANODES=1; fi
-  else datasets=${datasets:-L,S,M}; ks=${ks:-0,2,4,6}; fi
+  else
+    datasets=${datasets:-L,S,M}; ks=${ks:-0,2,4,6}
+    # A full run measures DistCp both with its defaults and as an expert runs it.
+    ((tools_given)) || tools="distcp,distcp-expert,relaycp"
+  fi
   out=${out:-$LAB_REPO/bench/results/lab-$(date -u +%Y-%m-%d-%H%M)}
   mkdir -p "$out/runs"
   out=$(cd "$out" && pwd)
@@ -526,6 +565,7 @@ lab_run() {
   for ds in ${datasets//,/ }; do
     gen_dataset "$ds"
     if [[ ,$tools, == *,distcp,* ]]; then run_distcp "$ds" "$out/runs"; fi
+    if [[ ,$tools, == *,distcp-expert,* ]]; then run_distcp_expert "$ds" "$out/runs"; fi
     if [[ ,$tools, == *,relaycp,* ]]; then
       # What YARN's relays cost against relays already running: in a full run, L at k = 0 also
       # over relay daemons the lab starts on the datanodes before the copy (hand/), stopped

@@ -174,6 +174,17 @@ def plan_json(binary, arguments):
     return json.loads(res.stdout)
 
 
+def expert_distcp_options(file_sizes, lab):
+    """The planner's options for DistCp as the lab's expert run starts it (run.sh's
+    run_distcp_expert): the dynamic strategy, and -blocksperchunk 1 where a file of the
+    dataset (COUNTxBYTES groups) spans more than one block."""
+    options = ["--distcp-strategy", "dynamic"]
+    sizes = [int(group.split("x")[1]) for group in file_sizes.split(",") if "x" in group]
+    if any(size > lab["block_size"] for size in sizes):
+        options += ["--distcp-blocks-per-chunk", "1"]
+    return options
+
+
 def distcp_options(fitted):
     """The planner's DistCp options for a fit; precise enough that calibrate_distcp's secant
     steps see the model move."""
@@ -323,8 +334,13 @@ def predict(folder, lab, probe, runs):
         common = ["--what-if", "--json", "--file-sizes", sizes[ds]] + lab_options + [
                   "--distcp-maps", str(slots)]
         common += options
-        for model, pairs in (("relaycp", f"0-{max(ks)}" if ks else "0"), ("distcp", "0")):
-            arguments = common + ["--model", model, "--pairs", pairs]
+        tools = {r["tool"] for r in runs if r["dataset"] == ds}
+        variants = [("relaycp", "relaycp", f"0-{max(ks)}" if ks else "0", []),
+                    ("distcp", "distcp", "0", [])]
+        if "distcp-expert" in tools:
+            variants.append(("distcp-expert", "distcp", "0", expert_distcp_options(sizes[ds], lab)))
+        for tool, model, pairs, extra in variants:
+            arguments = common + extra + ["--model", model, "--pairs", pairs]
             shown = " ".join(["plan"] + arguments)
             try:
                 plan = plan_json(binary, arguments)
@@ -332,7 +348,7 @@ def predict(folder, lab, probe, runs):
                 print(f"prediction failed ({binary} {shown}): {e}", file=sys.stderr)
                 continue
             if model == "distcp":
-                out[(ds, "distcp", 0)] = {"seconds": plan["distcpSeconds"], "command": "relaycp " + shown}
+                out[(ds, tool, 0)] = {"seconds": plan["distcpSeconds"], "command": "relaycp " + shown}
             else:
                 for row in plan["rows"]:
                     out[(ds, "relaycp", row["pairs"])] = {"seconds": row["seconds"], "command": "relaycp " + shown}

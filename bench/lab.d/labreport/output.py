@@ -31,20 +31,27 @@ def target_checks(runs, hand=None):
                         f"{yarn:.1f} s against {by_hand:.1f} s ({over:+.1f}%)",
                         over <= 5 and hand.get("exit_code") == 0 and hand.get("verified")))
     ok_runs = [r for r in runs if "status" not in r and r.get("mb_per_s")]
-    distcp = {r["dataset"]: r for r in ok_runs if r["tool"] == "distcp"}
+    # relaycp is held to the faster DistCp of the run: with its defaults or as an expert runs it.
+    distcp = {}
+    for r in ok_runs:
+        if r["tool"] in ("distcp", "distcp-expert"):
+            best = distcp.get(r["dataset"])
+            if best is None or r["mb_per_s"] > best["mb_per_s"]:
+                distcp[r["dataset"]] = r
     for r in ok_runs:
         if r["tool"] != "relaycp" or r["dataset"] not in distcp:
             continue
         ratio = r["mb_per_s"] / distcp[r["dataset"]]["mb_per_s"]
+        against = "DistCp's" if distcp[r["dataset"]]["tool"] == "distcp" else "expert DistCp's"
         if r["dataset"] == "L" and r["k"] == 0:
-            targets.append((f"L relaycp k=0 at least 0.9x DistCp's MB/s: {ratio:.2f}x", ratio >= 0.9))
+            targets.append((f"L relaycp k=0 at least 0.9x {against} MB/s: {ratio:.2f}x", ratio >= 0.9))
         if r["dataset"] == "L" and r["k"] == 6:
-            targets.append((f"L relaycp k=6 at least 2.5x DistCp's MB/s: {ratio:.2f}x", ratio >= 2.5))
+            targets.append((f"L relaycp k=6 at least 2.5x {against} MB/s: {ratio:.2f}x", ratio >= 2.5))
             frac = r.get("fraction_of_limit") or 0
             targets.append((f"L relaycp k=6 at least 90% of the physical limit in steady state: "
                             f"{100 * frac:.0f}%", frac >= 0.9))
         if r["dataset"] == "S":
-            targets.append((f"S relaycp k={r['k']} at least 3x DistCp's MB/s: {ratio:.2f}x", ratio >= 3))
+            targets.append((f"S relaycp k={r['k']} at least 3x {against} MB/s: {ratio:.2f}x", ratio >= 3))
     for r in ok_runs:
         if r.get("prediction_error_pct") is not None:
             e = r["prediction_error_pct"]
@@ -91,6 +98,34 @@ def results_document(lab, probe, runs, startup, spawned, checks_found, targets, 
                "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
     return results
 
+
+
+CPU_ROLES = ("relaycp-relay", "relaycp-driver", "distcp-client", "distcp-am", "distcp-map",
+             "namenode", "datanode", "nodemanager", "resourcemanager", "other")
+
+
+def cpu_markdown(runs):
+    """The CPU seconds each run's processes used, by role (process_cpu.py), and the tool's own
+    per GB and per 1,000 files; nothing when no run has the figures."""
+    rows = []
+    for r in runs:
+        cpu = r.get("process_cpu")
+        if not cpu:
+            continue
+        seconds = cpu["seconds"]
+        rows.append("| " + " | ".join(
+            [r["dataset"], r["tool"], str(r["k"])] + [fmt(seconds.get(role)) for role in CPU_ROLES]
+            + [fmt(cpu.get("tool_seconds")), fmt(cpu.get("per_gb")), fmt(cpu.get("per_1000_files"))])
+            + " |")
+    if not rows:
+        return []
+    return ["", "## CPU seconds by process", "",
+            "Sampled from /proc every 0.5 s in every lab namespace (bench/lab.d/process_cpu.py), "
+            "from the copy's start; a process that ended loses at most its last half second. "
+            "The tool's own: relaycp's relays and driver, or DistCp's client, application master "
+            "and maps.", "",
+            "| dataset | tool | k | " + " | ".join(CPU_ROLES) + " | tool's own | per GB | per 1,000 files |",
+            "|" + "---|" * (len(CPU_ROLES) + 6)] + rows
 
 
 def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit, spawned):
@@ -150,6 +185,7 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
                "| dataset | k | provisioner | containers | first pair s | last route joined s |"
                " local reads | routes dropped |",
                "|---|---|---|---|---|---|---|---|"] + relay_rows
+    md += cpu_markdown(runs)
     md += ["", "## Checks", ""] + [f"- {'PASS' if ok else 'FAIL'} {c}" for c, ok in checks_found]
     md += ["", "## Targets (issue 4; performance, so reported, not failed on)", ""]
     md += [f"- {'MET' if ok else 'MISSED'} {c}" for c, ok in targets] or ["- none apply to these runs"]
@@ -208,6 +244,8 @@ def draw_charts(folder, lab, runs, series):
         for r in runs:
             if r["dataset"] == ds and r["tool"] == "distcp" and r.get("wall_seconds"):
                 ax.axhline(r["wall_seconds"], color="C3", label=f"DistCp (-m {lab['datanodes_per_site'] * lab['slots_per_node']})")
+            if r["dataset"] == ds and r["tool"] == "distcp-expert" and r.get("wall_seconds"):
+                ax.axhline(r["wall_seconds"], color="C4", ls="--", label="DistCp as an expert runs it")
         ks = [int(k) for k in str(lab.get("k", "0")).split(",") if k.strip().isdigit()]
         if ks:
             ax.set_xticks(ks)
@@ -240,7 +278,7 @@ def draw_charts(folder, lab, runs, series):
     pr = [r for r in runs if r.get("predicted_seconds") and r.get("wall_seconds")]
     if pr:
         fig, ax = plt.subplots(figsize=(5, 5))
-        for tool, m in (("distcp", "s"), ("relaycp", "o")):
+        for tool, m in (("distcp", "s"), ("distcp-expert", "^"), ("relaycp", "o")):
             sel = [r for r in pr if r["tool"] == tool]
             ax.scatter([r["wall_seconds"] for r in sel], [r["predicted_seconds"] for r in sel], marker=m, label=tool)
         top = max(max(r["wall_seconds"], r["predicted_seconds"]) for r in pr) * 1.1

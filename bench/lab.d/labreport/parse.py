@@ -72,10 +72,37 @@ def limit_at(run, lab, t):
     return min(hosts_up(run, lab, "src", t), hosts_up(run, lab, "dst", t)) * lab["v_e_mbit"] / 8.0
 
 
+# Each tool's own processes, whose CPU is the tool's cost (process_cpu.py's roles).
+TOOL_ROLES = {"relaycp": ("relaycp-relay", "relaycp-driver"),
+              "distcp": ("distcp-client", "distcp-am", "distcp-map"),
+              "distcp-expert": ("distcp-client", "distcp-am", "distcp-map")}
+
+
+def process_cpu(run, cpu_path):
+    """The run's CPU seconds by role (process_cpu.py's JSON, when the run has one) and the
+    tool's own (its relays and driver, or DistCp's client, application master and maps) per GB
+    and per 1,000 files copied: {"seconds": {...}, "tool_seconds", "per_gb", "per_1000_files"},
+    or None."""
+    if not os.path.exists(cpu_path):
+        return None
+    seconds = json.load(open(cpu_path)).get("seconds") or {}
+    tool = sum(seconds.get(role, 0.0) for role in TOOL_ROLES.get(run["tool"], ()))
+    verify = run.get("verify") or {}
+    out = {"seconds": seconds, "tool_seconds": round(tool, 2)}
+    if verify.get("bytes"):
+        out["per_gb"] = round(tool / (verify["bytes"] / 1e9), 2)
+    if verify.get("files"):
+        out["per_1000_files"] = round(tool / (verify["files"] / 1000), 2)
+    return out
+
+
 def analyse(run, lab, csv_path, predictions):
     bytes_ = (run.get("verify") or {}).get("bytes")
     wall = run.get("wall_seconds")
     out = dict(run)
+    cpu = process_cpu(run, csv_path[:-len(".csv")] + ".cpu.json")
+    if cpu:
+        out["process_cpu"] = cpu
     limit = min(run.get("senders", 0), run.get("receivers", 0)) * lab["v_e_mbit"] / 8.0
     out["physical_limit_mb_per_s"] = round(limit, 3)
     predicted = predictions.get((run["dataset"], run["tool"], run["k"]))

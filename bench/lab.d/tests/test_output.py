@@ -53,3 +53,27 @@ def test_without_a_hand_run_or_a_yarn_copy_there_is_no_such_target(tmp_path):
     write_hand_run(tmp_path, 160.0)
     static = l_k0(150.0, provisioner="static")
     assert hand_target(output.target_checks([static], parse.hand_relays_run(str(tmp_path)))) == []
+
+
+def run(tool, dataset, k, mb_per_s):
+    return {"dataset": dataset, "tool": tool, "k": k, "mb_per_s": mb_per_s, "wall_seconds": 1.0}
+
+
+def test_relaycp_is_held_to_the_faster_distcp():
+    runs = [run("distcp", "L", 0, 8.0), run("distcp-expert", "L", 0, 10.0),
+            run("relaycp", "L", 0, 12.0), run("distcp", "S", 0, 2.0),
+            run("distcp-expert", "S", 0, 1.5), run("relaycp", "S", 0, 7.0)]
+
+    targets = dict(output.target_checks(runs, None))
+
+    assert targets["L relaycp k=0 at least 0.9x expert DistCp's MB/s: 1.20x"]
+    assert targets["S relaycp k=0 at least 3x DistCp's MB/s: 3.50x"]
+
+
+def test_the_expert_runs_predictions_are_dynamic_with_blocks_per_chunk_where_files_span_blocks():
+    from labreport import calibrate
+    lab = {"block_size": 33554432}
+
+    assert calibrate.expert_distcp_options("4x268435456,3000x65536", lab) == [
+        "--distcp-strategy", "dynamic", "--distcp-blocks-per-chunk", "1"]
+    assert calibrate.expert_distcp_options("5000x65536", lab) == ["--distcp-strategy", "dynamic"]

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Samples, until SIGTERM, the CPU time every process in the lab's namespaces has used, and
+writes it by role as JSON: {"interval_s", "clock_ticks_per_s", "seconds": {role: CPU s}}.
+
+    python3 process_cpu.py OUT.json [INTERVAL]
+
+A process's CPU is counted from the first sample on (a daemon's earlier life is not the copy's)
+or from 0 when it started after the first; a process that ends is counted up to its last
+sample, so at most INTERVAL of its CPU is lost. Roles come from the command line: relaycp's
+relays and driver, DistCp's client, application master and maps, the Hadoop daemons; the
+rest of the lab's JVMs and tools are "other"."""
+import json
+import os
+import signal
+import sys
+import time
+
+
+
+def relaycp(arguments):
+    return "dev.relaycp.cli.Main" in arguments or "dev.relaycp.bench.BenchMain" in arguments
+
+
+ROLES = (
+    ("relaycp-relay", lambda a: relaycp(a) and " relay " in a + " "),
+    ("relaycp-driver", relaycp),
+    ("distcp-map", lambda a: "org.apache.hadoop.mapred.YarnChild" in a),
+    ("distcp-am", lambda a: "MRAppMaster" in a),
+    ("distcp-client", lambda a: "org.apache.hadoop.tools.DistCp" in a),
+    ("namenode", lambda a: "server.namenode.NameNode" in a),
+    ("datanode", lambda a: "server.datanode.DataNode" in a),
+    ("nodemanager", lambda a: "nodemanager.NodeManager" in a),
+    ("resourcemanager", lambda a: "resourcemanager.ResourceManager" in a),
+)
+
+
+def role(arguments):
+    for name, matches in ROLES:
+        if matches(arguments):
+            return name
+    return "other"
+
+
+def lab_namespaces():
+    inodes = set()
+    if os.path.isdir("/run/netns"):
+        for name in os.listdir("/run/netns"):
+            try:
+                inodes.add(os.stat(f"/run/netns/{name}").st_ino)
+            except OSError:
+                pass
+    return inodes
+
+
+def sample(inodes, first, seen, roles, initial):
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{pid}/ns/net").st_ino not in inodes:
+                continue
+            stat = open(f"/proc/{pid}/stat").read()
+            fields = stat[stat.rindex(")") + 2:].split()
+            ticks = int(fields[11]) + int(fields[12])
+            started = int(fields[19])
+            key = (pid, started)
+            if key not in roles:
+                arguments = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode(
+                    "utf-8", "replace")
+                roles[key] = role(arguments)
+                # A process already running at the first sample counts from there.
+                first.setdefault(key, ticks if initial else 0)
+            seen[key] = ticks
+        except (OSError, ValueError, IndexError):
+            pass
+
+
+def main():
+    out = sys.argv[1]
+    interval = float(sys.argv[2]) if len(sys.argv) > 2 else 0.5
+    running = [True]
+
+    def stop(*_):
+        running[0] = False
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    inodes = lab_namespaces()
+    first, seen, roles = {}, {}, {}
+    sample(inodes, first, seen, roles, True)
+    while running[0]:
+        time.sleep(interval)
+        sample(inodes, first, seen, roles, False)
+    hz = os.sysconf("SC_CLK_TCK")
+    seconds = {}
+    for key, ticks in seen.items():
+        used = (ticks - first.get(key, 0)) / hz
+        seconds[roles[key]] = round(seconds.get(roles[key], 0.0) + used, 2)
+    json.dump({"interval_s": interval, "clock_ticks_per_s": hz, "seconds": seconds},
+              open(out, "w"), indent=1, sort_keys=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+import json
+import os
+import sys
+
+from labreport import output, parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import process_cpu  # noqa: E402
+
+
+def test_roles_come_from_the_command_line():
+    assert process_cpu.role("java -cp x dev.relaycp.cli.Main relay --port 0") == "relaycp-relay"
+    assert process_cpu.role("java dev.relaycp.bench.BenchMain relay --port 7070") == "relaycp-relay"
+    assert process_cpu.role("java dev.relaycp.bench.BenchMain copy hdfs://a hdfs://b") == "relaycp-driver"
+    assert process_cpu.role("java org.apache.hadoop.mapred.YarnChild 10.0.0.1") == "distcp-map"
+    assert process_cpu.role("java org.apache.hadoop.hdfs.server.datanode.DataNode") == "datanode"
+    assert process_cpu.role("iperf3 -s") == "other"
+
+
+def test_a_runs_tool_cpu_is_its_own_processes_per_gb_and_per_thousand_files(tmp_path):
+    cpu = tmp_path / "L-relaycp-k0.cpu.json"
+    cpu.write_text(json.dumps({"seconds": {"relaycp-relay": 30.0, "relaycp-driver": 10.0,
+                                           "datanode": 50.0}}))
+    run = {"tool": "relaycp", "verify": {"bytes": 2_000_000_000, "files": 8}}
+
+    found = parse.process_cpu(run, str(cpu))
+
+    assert found["tool_seconds"] == 40.0
+    assert found["per_gb"] == 20.0
+    assert found["per_1000_files"] == 5000.0
+    table = "\n".join(output.cpu_markdown([{"dataset": "L", "tool": "relaycp", "k": 0,
+                                             "process_cpu": found}]))
+    assert "| L | relaycp | 0 | 30.0 | 10.0 |" in table
+    assert parse.process_cpu(run, str(tmp_path / "missing.json")) is None
