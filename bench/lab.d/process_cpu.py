@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Samples, until SIGTERM, the CPU time every process in the lab's namespaces has used, and
-writes it by role as JSON: {"interval_s", "clock_ticks_per_s", "seconds": {role: CPU s}}.
+writes it by role as JSON (name it without .json: a run folder's *.json are its runs): {"interval_s", "clock_ticks_per_s", "seconds": {role: CPU s}}.
 
     python3 process_cpu.py OUT.json [INTERVAL]
 

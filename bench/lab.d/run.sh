@@ -122,7 +122,7 @@ measure() {
   ip netns exec "$ROUTER" python3 "$LAB_HOME/sample.py" "$base.csv" 0.25 &
   local spid=$! rc=0
   # Each lab process's CPU by role (relays, driver, DistCp's maps, the daemons).
-  python3 "$LAB_HOME/process_cpu.py" "$base.cpu.json" 0.5 &
+  python3 "$LAB_HOME/process_cpu.py" "$base.cpu" 0.5 &
   local cpid=$!
   sleep 0.5
   local t0 t1

@@ -100,7 +100,8 @@ def analyse(run, lab, csv_path, predictions):
     bytes_ = (run.get("verify") or {}).get("bytes")
     wall = run.get("wall_seconds")
     out = dict(run)
-    cpu = process_cpu(run, csv_path[:-len(".csv")] + ".cpu.json")
+    # Not *.json: the run folder's *.json are the runs themselves.
+    cpu = process_cpu(run, csv_path[:-len(".csv")] + ".cpu")
     if cpu:
         out["process_cpu"] = cpu
     limit = min(run.get("senders", 0), run.get("receivers", 0)) * lab["v_e_mbit"] / 8.0

@@ -18,7 +18,7 @@ def test_roles_come_from_the_command_line():
 
 
 def test_a_runs_tool_cpu_is_its_own_processes_per_gb_and_per_thousand_files(tmp_path):
-    cpu = tmp_path / "L-relaycp-k0.cpu.json"
+    cpu = tmp_path / "L-relaycp-k0.cpu"
     cpu.write_text(json.dumps({"seconds": {"relaycp-relay": 30.0, "relaycp-driver": 10.0,
                                            "datanode": 50.0}}))
     run = {"tool": "relaycp", "verify": {"bytes": 2_000_000_000, "files": 8}}
@@ -31,4 +31,15 @@ def test_a_runs_tool_cpu_is_its_own_processes_per_gb_and_per_thousand_files(tmp_
     table = "\n".join(output.cpu_markdown([{"dataset": "L", "tool": "relaycp", "k": 0,
                                              "process_cpu": found}]))
     assert "| L | relaycp | 0 | 30.0 | 10.0 |" in table
-    assert parse.process_cpu(run, str(tmp_path / "missing.json")) is None
+    assert parse.process_cpu(run, str(tmp_path / "missing.cpu")) is None
+
+
+def test_the_cpu_figures_are_not_taken_for_runs(tmp_path):
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "lab.json").write_text("{}")
+    (tmp_path / "runs" / "L-relaycp-k0.json").write_text(json.dumps({"dataset": "L"}))
+    (tmp_path / "runs" / "L-relaycp-k0.cpu").write_text(json.dumps({"seconds": {}}))
+
+    _, _, runs = parse.load_folder(str(tmp_path))
+
+    assert [run for _, run in runs] == [{"dataset": "L"}]
