@@ -46,22 +46,12 @@ public final class DataCompression {
       input = ByteBufUtil.getBytes(raw);
       offset = 0;
     }
-    try {
-      byte[] output = new byte[Snappy.maxCompressedLength(length)];
-      int compressed = Snappy.compress(input, offset, length, output, 0);
-      if (compressed > length - length / 8) {
-        return new Data(raw);
-      }
-      raw.release();
-      return new CompressedData(Unpooled.wrappedBuffer(output, 0, compressed));
-    } catch (IOException | LinkageError e) {
-      // No native Snappy for this platform: the transfer goes on uncompressed.
-      if (!unavailable) {
-        unavailable = true;
-        LOG.warn("Snappy is not available here, sending uncompressed: {}", e.toString());
-      }
+    ByteBuf compressed = compressIfItPays(input, offset, length);
+    if (compressed == null) {
       return new Data(raw);
     }
+    raw.release();
+    return new CompressedData(compressed);
   }
 
   /**
@@ -76,21 +66,36 @@ public final class DataCompression {
           + " bytes from " + offset + " of " + raw.length);
     }
     long wire = 0;
-    byte[] output = new byte[Snappy.maxCompressedLength(Math.min(frameBytes, length))];
     for (int start = offset; start < offset + length; start += frameBytes) {
       int size = Math.min(frameBytes, offset + length - start);
-      int compressed = size;
-      if (!unavailable) {
-        try {
-          compressed = Snappy.compress(raw, start, size, output, 0);
-        } catch (IOException | LinkageError e) {
-          unavailable = true;
-          LOG.warn("Snappy is not available here, sending uncompressed: {}", e.toString());
-        }
-      }
-      wire += compressed > size - size / 8 ? size : compressed;
+      ByteBuf compressed = compressIfItPays(raw, start, size);
+      wire += compressed == null ? size : compressed.readableBytes();
     }
     return wire;
+  }
+
+  /**
+   * {@code length} bytes of {@code input} from {@code offset}, compressed, where that saves at
+   * least an eighth of them; null where it does not (the frame goes as it is), and where Snappy
+   * cannot run here (said once).
+   */
+  private static ByteBuf compressIfItPays(byte[] input, int offset, int length) {
+    if (unavailable || length == 0) {
+      return null;
+    }
+    try {
+      byte[] output = new byte[Snappy.maxCompressedLength(length)];
+      int compressed = Snappy.compress(input, offset, length, output, 0);
+      return compressed > length - length / 8 ? null
+          : Unpooled.wrappedBuffer(output, 0, compressed);
+    } catch (IOException | LinkageError e) {
+      // No native Snappy for this platform: the transfer goes on uncompressed.
+      if (!unavailable) {
+        unavailable = true;
+        LOG.warn("Snappy is not available here, sending uncompressed: {}", e.toString());
+      }
+      return null;
+    }
   }
 
   /** The bytes of a COMPRESSED_DATA frame's payload, decompressed into a new buffer. */
