@@ -92,12 +92,15 @@ public record DistcpModel() implements CopyModel {
     StreamSimulation.Destinations destinations =
         new StreamSimulation.Destinations(
             destination.nodes() + pairs, destination.external().bytesPerSecond());
-    double data = settings.strategy() == DistcpSettings.Strategy.DYNAMIC
-        ? StreamSimulation.run(dynamicNodes(nodes, input.workload(), settings),
-            dynamicChunks(input.workload(), settings), caps, destinations, false,
-            settings.fileLanes())
-        : StreamSimulation.run(
-            nodes, maps(input.workload(), settings), caps, destinations, false, settings.fileLanes());
+    double data;
+    if (settings.strategy() == DistcpSettings.Strategy.DYNAMIC) {
+      List<List<StreamSimulation.Step>> chunks = dynamicChunks(input.workload(), settings);
+      data = StreamSimulation.run(dynamicNodes(nodes, chunks.size(), settings), chunks, caps,
+          destinations, false, settings.fileLanes());
+    } else {
+      data = StreamSimulation.run(
+          nodes, maps(input.workload(), settings), caps, destinations, false, settings.fileLanes());
+    }
     double seconds = start + data;
     double dollars =
         input.pricing().egressDollars(input.workload().totalSize())
@@ -139,12 +142,11 @@ public record DistcpModel() implements CopyModel {
 
   /**
    * The {@code dynamic} strategy's maps placed on {@code slots}' nodes: {@code -m} of them (no
-   * more than there are chunks or slots), spread a slot of every node at a time as YARN places
+   * more than there are {@code chunks} or slots), spread a slot of every node at a time as YARN places
    * them, each ready once its task has started.
    */
   static List<StreamSimulation.Node> dynamicNodes(List<StreamSimulation.Node> slots,
-      Workload workload, DistcpSettings settings) {
-    int chunks = dynamicChunks(workload, settings).size();
+      int chunks, DistcpSettings settings) {
     int maps = Math.min(settings.maxMaps(), Math.max(1, chunks));
     int[] placed = new int[slots.size()];
     int left = maps;
