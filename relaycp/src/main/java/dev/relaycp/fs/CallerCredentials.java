@@ -36,16 +36,14 @@ public final class CallerCredentials implements AutoCloseable {
 
   private final String user;
   private final byte[] tokenBytes;
-  private final int tokenCount;
   private final List<Token<?>> obtained;
   private final Configuration configuration;
   private final ScheduledExecutorService renewal;
 
-  private CallerCredentials(String user, byte[] tokenBytes, int tokenCount,
-      List<Token<?>> obtained, Configuration configuration) {
+  private CallerCredentials(String user, byte[] tokenBytes, List<Token<?>> obtained,
+      Configuration configuration) {
     this.user = user;
     this.tokenBytes = tokenBytes;
-    this.tokenCount = tokenCount;
     this.obtained = List.copyOf(obtained);
     this.configuration = configuration;
     if (this.obtained.isEmpty()) {
@@ -74,7 +72,7 @@ public final class CallerCredentials implements AutoCloseable {
       UserGroupInformation current = UserGroupInformation.getCurrentUser();
       String user = current.getShortUserName();
       if (!UserGroupInformation.isSecurityEnabled()) {
-        return new CallerCredentials(user, new byte[0], 0, List.of(), configuration);
+        return new CallerCredentials(user, new byte[0], List.of(), configuration);
       }
       Credentials credentials = new Credentials();
       // Tokens this process was given (a launcher's, a container's) first: a file system
@@ -96,8 +94,7 @@ public final class CallerCredentials implements AutoCloseable {
       }
       LOG.info("Relays act as {} with {} delegation tokens ({} new)", user,
           credentials.numberOfTokens(), obtained.size());
-      return new CallerCredentials(user, serialize(credentials), credentials.numberOfTokens(),
-          obtained, configuration);
+      return new CallerCredentials(user, serialize(credentials), obtained, configuration);
     } catch (IOException e) {
       throw HadoopFailures.translate(e, "getting delegation tokens for the relays");
     }
@@ -111,10 +108,6 @@ public final class CallerCredentials implements AutoCloseable {
   /** The tokens in Hadoop's token storage format; empty without Hadoop security. */
   public byte[] tokenBytes() {
     return tokenBytes.clone();
-  }
-
-  public int tokenCount() {
-    return tokenCount;
   }
 
   /** Renews the tokens this object obtained; a failure is logged (the copy may still end first). */

@@ -127,11 +127,6 @@ public final class RelayServer implements AutoCloseable {
     scopes.disallowLocalRoot(root);
   }
 
-  /** How many transfers have connections open now. */
-  public int transfersServed() {
-    return scopes.size();
-  }
-
   /** Completes when the listening socket closes. */
   public void awaitClose() throws InterruptedException {
     listener.closeFuture().await();

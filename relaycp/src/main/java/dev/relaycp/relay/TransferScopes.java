@@ -67,10 +67,6 @@ final class TransferScopes {
     localRoots.remove(requireNonNull(root, "root is null"));
   }
 
-  synchronized int size() {
-    return registered.size();
-  }
-
   private boolean allowsLocal(Transfer transfer) {
     return isUnderLocalRoot(transfer.sourceRoot()) && isUnderLocalRoot(transfer.stagingRoot());
   }

@@ -135,12 +135,13 @@ public final class RelayProbe {
         new Path(new Path(settings.sourceDirectory()), DIRECTORY_PREFIX + id));
     Path destinationScratch = destination.makeQualified(
         new Path(new Path(settings.destinationDirectory()), DIRECTORY_PREFIX + id));
-    NioEventLoopGroup eventLoops =
-        new NioEventLoopGroup(1, new DefaultThreadFactory("probe-io", true));
+    // Before the event loop: tokens that cannot be had leave nothing running.
     CallerCredentials caller =
         CallerCredentials.obtain(opener.configuration(), List.of(source, destination));
     Transfer transfer = new Transfer(caller.user(), sourceScratch.toUri(),
         destinationScratch.toUri(), caller.tokenBytes());
+    NioEventLoopGroup eventLoops =
+        new NioEventLoopGroup(1, new DefaultThreadFactory("probe-io", true));
     try {
       Path file = new Path(sourceScratch, "probe.bin");
       writeScratch(source, file, settings.bytes());
