@@ -8,6 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 
 /**
@@ -23,6 +24,17 @@ public final class RelayConnection implements AutoCloseable {
 
     /** The connection is gone; {@code cause} is null after a clean close. */
     void onClosed(Throwable cause);
+
+    /** For a connection made only to show that the relay answers: drops what arrives. */
+    Listener IGNORING = new Listener() {
+      @Override
+      public void onMessage(RelayMessage message) {
+        ReferenceCountUtil.release(message);
+      }
+
+      @Override
+      public void onClosed(Throwable cause) {}
+    };
   }
 
   private final RelayAddress address;

@@ -81,6 +81,12 @@ class SpawnedRelaysCopyTest {
    * site sends at most {@code throttleSlotZero} bytes a second, when given.
    */
   Path spawnScript(Path pids, String throttleSlotZero) throws IOException {
+    return spawnScript(pids, throttleSlotZero, "");
+  }
+
+  /** As above, with {@code relayArguments} after {@code relay}'s own. */
+  Path spawnScript(Path pids, String throttleSlotZero, String relayArguments)
+      throws IOException {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
     String script = "#!/bin/sh\n"
         + "EXTRA=\n"
@@ -91,7 +97,7 @@ class SpawnedRelaysCopyTest {
         + System.getProperty("java.class.path") + "' dev.relaycp.cli.Main"
         + " -D relaycp.relay.driver-timeout-seconds=$RELAYCP_DRIVER_TIMEOUT_SECONDS $EXTRA relay"
         + " --bind 127.0.0.1 --port 0 --secret-file \"$RELAYCP_SECRET_FILE\""
-        + " --driver-heartbeat \"$RELAYCP_DRIVER_HEARTBEAT\" &\n"
+        + " --driver-heartbeat \"$RELAYCP_DRIVER_HEARTBEAT\" " + relayArguments + " &\n"
         + "echo $! > '" + pids + "'/$RELAYCP_SITE-$RELAYCP_SLOT.pid\n"
         + "wait\n";
     Path file = temporary.resolve("spawn-relay.sh");
@@ -176,6 +182,27 @@ class SpawnedRelaysCopyTest {
     assertThat(cost.get("egressBytes").asLong()).isEqualTo(summary.get("bytes").asLong());
     assertThat(cost.get("dollars").asDouble())
         .isEqualTo(cost.get("spawnedHostDollars").asDouble() + cost.get("egressDollars").asDouble());
+    assertAllGone(pids(pids));
+  }
+
+  @Test
+  void warmedUpSpawnedRelaysJoinWithTlsOffAsTheDriverRuns() throws Exception {
+    Path pids = Files.createDirectory(temporary.resolve("pids"));
+    Result result = run(copy("/data", "/plaintext", "--local-relays", "1",
+        "-D", "relaycp.relay.tls=false",
+        "-D", "relaycp.relay.bytes-per-second-limit=1m",
+        "--spawn", "1", "--spawn-command",
+        spawnScript(pids, null, "-D relaycp.relay.tls=false --warm-up 4MiB").toString(),
+        "--spawn-timeout", "60s"));
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    JsonNode summary = new ObjectMapper().readTree(result.out());
+    assertThat(summary.get("verified").asBoolean()).isTrue();
+    JsonNode spawned = summary.get("spawned");
+    assertThat(spawned.get("hosts")).hasSize(2);
+    for (JsonNode host : spawned.get("hosts")) {
+      assertThat(host.get("outcome").asText()).as(host.toString()).isEqualTo("routed");
+    }
     assertAllGone(pids(pids));
   }
 

@@ -2,13 +2,13 @@ package dev.relaycp.provision.spawn;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.provision.RelayProvisioner;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.RelayConnection;
 import dev.relaycp.relay.RelayConnector;
-import dev.relaycp.relay.RelayMessage;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.RelayProbe;
 import dev.relaycp.transfer.Route;
@@ -68,9 +68,11 @@ public final class SpawnedRelays implements RelayProvisioner {
    * @param pairs the pairs that join the copy (p)
    * @param spawnTimeout how long a host has, from its spawn request, for its relay to answer
    * @param pretest measure twice the pairs and keep the fastest; empty for no pre-test
+   * @param tls whether the spawned relays' connections run in TLS ({@code relaycp.relay.tls},
+   *     which the driver and every relay of a transfer share)
    */
   public record Request(HostSpawner spawner, SpawnContext context, int pairs,
-      Duration spawnTimeout, Optional<Pretest> pretest) {
+      Duration spawnTimeout, Optional<Pretest> pretest, boolean tls) {
     public Request {
       requireNonNull(spawner, "spawner is null");
       requireNonNull(context, "context is null");
@@ -197,7 +199,8 @@ public final class SpawnedRelays implements RelayProvisioner {
                 Math.max(30, launch.spawnTimeout().toSeconds()))));
       }
       return start(base, new Request(spawner.get(), context, launch.pairs(),
-          launch.spawnTimeout(), pretest), secret, heartbeats);
+          launch.spawnTimeout(), pretest, RelayKeys.RELAY_TLS.from(opener.configuration())),
+          secret, heartbeats);
     } catch (RuntimeException e) {
       heartbeats.close();
       throw e;
@@ -362,10 +365,10 @@ public final class SpawnedRelays implements RelayProvisioner {
   private void awaitAnswer(Tracked tracked) {
     long left = request.spawnTimeout().toNanos() - (System.nanoTime() - tracked.requestedAt);
     long waitSeconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(left));
-    RelayConnector connector = RelayConnector.of(eventLoops, secret);
+    RelayConnector connector = RelayConnector.of(eventLoops, secret).withTls(request.tls());
     try {
-      connector.connectWaiting(tracked.host.address(), IGNORE, waitSeconds, ANSWER_RETRY_MILLIS)
-          .close();
+      connector.connectWaiting(tracked.host.address(), RelayConnection.Listener.IGNORING,
+          waitSeconds, ANSWER_RETRY_MILLIS).close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RelayCpException(ErrorCode.INTERRUPTED, "interrupted waiting for "
@@ -578,12 +581,4 @@ public final class SpawnedRelays implements RelayProvisioner {
       }
     }
   }
-
-  private static final RelayConnection.Listener IGNORE = new RelayConnection.Listener() {
-    @Override
-    public void onMessage(RelayMessage message) {}
-
-    @Override
-    public void onClosed(Throwable cause) {}
-  };
 }
