@@ -70,8 +70,9 @@ public final class RelayCommand implements Callable<Integer> {
   String settingsVariable;
 
   @Option(names = "--warm-up", paramLabel = "SIZE", defaultValue = "0",
-      description = {"Before announcing that it listens, send SIZE bytes (e.g. 64MiB) through",
-          "this relay's own reader and writer, between scratch files in java.io.tmpdir, so",
+      description = {"Before it listens, send SIZE bytes (e.g. 64MiB) through a private",
+          "loopback relay of its own (the same reader and writer, in plaintext), between",
+          "scratch files in java.io.tmpdir, then make one TLS handshake with itself, so that",
           "its first chunks do not run while the JIT compiles (for relays started for one",
           "copy). 0, the default, sends nothing."})
   String warmUp;
@@ -109,11 +110,15 @@ public final class RelayCommand implements Callable<Integer> {
         ? ContainerSecret.fromCurrentUser()
         : SecretFile.read(secretFile, spec.commandLine().getErr());
     RelaySettings settings = relaySettings(bind, port, secret, configuration);
+    if (warmUpBytes > 0) {
+      RelayWarmUp.Result warmed = RelayWarmUp.run(settings, warmUpBytes,
+          Path.of(System.getProperty("java.io.tmpdir")));
+      LOG.info("Warmed up with {} bytes in {} ms", warmed.bytesWritten(),
+          warmed.took().toMillis());
+    }
     try (RelayServer server = RelayServer.start(settings)) {
       if (warmUpBytes > 0) {
-        Duration took = RelayWarmUp.run(server, settings.secret(), warmUpBytes,
-            Path.of(System.getProperty("java.io.tmpdir")));
-        LOG.info("Warmed up with {} bytes in {} ms", warmUpBytes, took.toMillis());
+        RelayWarmUp.handshakeWithItself(server, settings.secret());
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println("relaycp relay listening on " + bind + ":" + server.localAddress().getPort());
@@ -149,7 +154,7 @@ public final class RelayCommand implements Callable<Integer> {
     return new RelaySettings(bind, port, secret, configuration,
         RelayKeys.BYTES_PER_SECOND_LIMIT.from(configuration),
         RelayKeys.DATA_FRAME_BYTES.intFrom(configuration),
-        RelaySettings.DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
+        TimeUnit.SECONDS.toMillis(RelayKeys.HANDSHAKE_TIMEOUT_SECONDS.from(configuration)),
         RelayKeys.PARALLEL_STREAMS.intFrom(configuration),
         TimeUnit.SECONDS.toMillis(RelayKeys.SILENCE_TIMEOUT_SECONDS.from(configuration)));
   }

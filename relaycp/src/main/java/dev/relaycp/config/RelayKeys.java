@@ -74,6 +74,13 @@ public final class RelayKeys {
   /** Seconds a peer may send nothing, not even a keep-alive, before it is taken for dead. */
   public static final WholeNumberSetting SILENCE_TIMEOUT_SECONDS =
       new WholeNumberSetting("relaycp.relay.silence-timeout-seconds", 30, 3, 86_400);
+  /**
+   * Seconds a relay gives a new connection to finish TLS and prove the secret: as long as a
+   * driver's own attempt waits, so that a busy host's slow handshake is not cut short by one
+   * end while the other still waits.
+   */
+  public static final WholeNumberSetting HANDSHAKE_TIMEOUT_SECONDS =
+      new WholeNumberSetting("relaycp.relay.handshake-timeout-seconds", 30, 1, 3_600);
   /** Seconds a relay started for one copy outlives its driver's last heartbeat. */
   public static final WholeNumberSetting DRIVER_TIMEOUT_SECONDS =
       new WholeNumberSetting("relaycp.relay.driver-timeout-seconds", 60, 1, Integer.MAX_VALUE);

@@ -36,7 +36,8 @@ public final class RelayConnector {
    */
   private static final int WAITING_CONNECT_TIMEOUT_MILLIS = 2_000;
   /** How long one attempt may take to connect and finish the handshake. */
-  private static final long HANDSHAKE_TIMEOUT_SECONDS = 30;
+  private static final long HANDSHAKE_TIMEOUT_SECONDS =
+      RelayKeys.HANDSHAKE_TIMEOUT_SECONDS.defaultValue();
 
   private final EventLoopGroup group;
   private final TransferSecret secret;

@@ -55,6 +55,12 @@ public final class RelayServer implements AutoCloseable {
   /** Binds and starts serving; throws a RelayCpException when the port cannot be bound. */
   public static RelayServer start(RelaySettings settings) {
     requireNonNull(settings, "settings is null");
+    if (settings.tls()) {
+      // The process's TLS identity (a key pair, a certificate signed with BouncyCastle) is made
+      // before the port opens: its cost is paid here, not inside the first connection's
+      // handshake deadline, and a class path without bcpkix fails the start, not a connection.
+      RelayTls.get();
+    }
     EventLoopGroup acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("relay-accept", true));
     EventLoopGroup eventLoops = new NioEventLoopGroup(0, new DefaultThreadFactory("relay-io", true));
     DefaultThreadFactory workerThreads = new DefaultThreadFactory("relay-worker", true);

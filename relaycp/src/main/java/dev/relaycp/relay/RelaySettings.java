@@ -32,7 +32,8 @@ public record RelaySettings(
 
   public static final int DEFAULT_PARALLEL_STREAMS = 16;
   public static final int DEFAULT_DATA_FRAME_BYTES = 256 * 1024;
-  public static final long DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS = 10_000;
+  public static final long DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS =
+      RelayKeys.HANDSHAKE_TIMEOUT_SECONDS.defaultValue() * 1_000;
   public static final long DEFAULT_SILENCE_TIMEOUT_MILLIS = 30_000;
 
   public RelaySettings {

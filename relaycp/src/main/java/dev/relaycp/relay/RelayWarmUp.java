@@ -2,6 +2,7 @@ package dev.relaycp.relay;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.ChunkTarget;
@@ -26,31 +27,56 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
 
 /**
- * Sends synthetic bytes through a running relay's own reader and writer, over loopback, before
- * it serves a copy. A spawned relay's first chunks otherwise run while the JIT compiles the
- * framing, checksum and FileSystem paths; on a small machine that halves the relay's first
- * seconds of WAN rate. The bytes go from a scratch file to scratch files in the local file
- * system, as {@link #CHUNKS} chunks streamed at once, and every scratch file is removed after.
+ * Warms a relay's JVM before it serves a copy. A spawned relay's first chunks otherwise run
+ * while the JIT compiles the framing, checksum and FileSystem paths; on a small machine that
+ * halves the relay's first seconds of WAN rate.
+ *
+ * <p>{@link #run} sends synthetic bytes through a private relay of the same process, bound to
+ * loopback only and in plaintext, from a scratch file to scratch files in the local file
+ * system, as {@link #CHUNKS} chunks streamed at once; the private relay is closed and every
+ * scratch file removed after. The bytes do not go through TLS even where the relay's own
+ * connections do: a fresh JVM encrypting 64 MiB to itself spends seconds of CPU before C2 has
+ * compiled AES-GCM's intrinsic, and several spawned relays doing it at once on a busy host
+ * missed their first handshakes with the driver. {@link #handshakeWithItself} then runs one
+ * TLS and secret handshake against the relay's real listener, which loads what the first
+ * driver connection would otherwise load inside its deadline.
  */
 public final class RelayWarmUp {
   static final int CHUNKS = 4;
   private static final long ANSWER_TIMEOUT_SECONDS = 120;
+  private static final long CONNECT_WAIT_SECONDS = 10;
+  private static final long CONNECT_RETRY_MILLIS = 200;
+
+  /**
+   * What a warm-up did.
+   *
+   * @param took from the start to the private relay's close
+   * @param bytesWritten what the private relay wrote
+   * @param chunksWritten the chunks it wrote
+   * @param tls whether the private relay's connections ran in TLS
+   */
+  public record Result(Duration took, long bytesWritten, long chunksWritten, boolean tls) {
+    public Result {
+      requireNonNull(took, "took is null");
+    }
+  }
 
   private RelayWarmUp() {}
 
   /**
-   * Sends {@code bytes} through {@code server}, proving {@code secret}, using scratch files in
-   * {@code scratchParent}; returns how long it took.
+   * Sends {@code bytes} through a private loopback relay made from {@code settings} (its
+   * secret, frame size, streams and file system configuration; TLS off, no rate limit), using
+   * scratch files in {@code scratchParent}.
    *
    * @throws RelayCpException when a chunk fails or is not answered in time
    */
-  public static Duration run(RelayServer server, TransferSecret secret, long bytes,
-      Path scratchParent) throws IOException, InterruptedException {
-    requireNonNull(server, "server is null");
-    requireNonNull(secret, "secret is null");
+  public static Result run(RelaySettings settings, long bytes, Path scratchParent)
+      throws IOException, InterruptedException {
+    requireNonNull(settings, "settings is null");
     requireNonNull(scratchParent, "scratchParent is null");
     if (bytes < CHUNKS) {
       throw new IllegalArgumentException("warm-up needs at least " + CHUNKS + " bytes, got "
@@ -59,13 +85,16 @@ public final class RelayWarmUp {
     long started = System.nanoTime();
     Path scratch = Files.createTempDirectory(scratchParent, "relaycp-warm-up-");
     EventLoopGroup loop = new NioEventLoopGroup(1, new DefaultThreadFactory("warm-up", true));
-    try {
+    try (RelayServer server = RelayServer.start(loopbackTwin(settings))) {
       Path source = writeSource(scratch.resolve("source"), bytes);
-      RelayAddress self = loopbackAddress(server.localAddress());
+      RelayAddress self = RelayAddress.of(
+          server.localAddress().getAddress().getHostAddress(), server.localAddress().getPort());
       BlockingQueue<RelayMessage> answers = new LinkedBlockingQueue<>();
       server.allowLocalRoot(scratch.toUri());
-      RelayConnection connection = RelayConnector.of(loop, secret).withTls(server.tls())
-          .connectWaiting(self, new Collecting(answers), 10, 200);
+      RelayConnection connection = RelayConnector.of(loop, settings.secret())
+          .withTls(server.tls())
+          .connectWaiting(self, new Collecting(answers), CONNECT_WAIT_SECONDS,
+              CONNECT_RETRY_MILLIS);
       try {
         connection.send(new Transfer(
             UserGroupInformation.getCurrentUser().getShortUserName(), scratch.toUri(),
@@ -92,12 +121,43 @@ public final class RelayWarmUp {
       } finally {
         connection.close();
       }
-      return Duration.ofNanos(System.nanoTime() - started);
+      return new Result(Duration.ofNanos(System.nanoTime() - started),
+          server.counters().bytesWritten(), server.counters().chunksWritten(), server.tls());
     } finally {
-      server.disallowLocalRoot(scratch.toUri());
       loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       deleteTree(scratch);
     }
+  }
+
+  /**
+   * Opens one connection to {@code server} from this process, through its TLS (where on) and
+   * the secret handshake, and closes it.
+   *
+   * @throws RelayCpException when the relay does not complete the handshake
+   */
+  public static void handshakeWithItself(RelayServer server, TransferSecret secret)
+      throws InterruptedException {
+    requireNonNull(server, "server is null");
+    requireNonNull(secret, "secret is null");
+    EventLoopGroup loop = new NioEventLoopGroup(1, new DefaultThreadFactory("warm-up", true));
+    try {
+      RelayConnector.of(loop, secret).withTls(server.tls())
+          .connectWaiting(loopbackAddress(server.localAddress()),
+              RelayConnection.Listener.IGNORING, CONNECT_WAIT_SECONDS, CONNECT_RETRY_MILLIS)
+          .close();
+    } finally {
+      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The warm-up's relay: {@code settings} on loopback, any free port, plaintext, unlimited. */
+  private static RelaySettings loopbackTwin(RelaySettings settings) {
+    Configuration plaintext = new Configuration(settings.configuration());
+    plaintext.setBoolean(RelayKeys.RELAY_TLS.key(), false);
+    return new RelaySettings(InetAddress.getLoopbackAddress().getHostAddress(), 0,
+        settings.secret(), plaintext, 0, settings.dataFrameBytes(),
+        settings.authenticationTimeoutMillis(), settings.parallelStreams(),
+        settings.silenceTimeoutMillis());
   }
 
   private static Path writeSource(Path path, long bytes) throws IOException {
