@@ -2,6 +2,7 @@ package dev.relaycp.relay;
 
 import static java.util.Objects.requireNonNull;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import io.netty.channel.Channel;
@@ -11,6 +12,7 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -23,7 +25,9 @@ import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import org.bouncycastle.asn1.x500.X500Name;
@@ -45,19 +49,33 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * the secret fails it anyway. This is channel binding in the sense of RFC 5929's
  * tls-server-end-point, extended to the client's certificate.
  *
+ * <p>The cipher is AES-GCM where this JVM runs it fast, ChaCha20-Poly1305 where it does not.
+ * AES-GCM is fast only through the AES and GHASH intrinsics, which only C2 compiles: under C1
+ * alone ({@code -XX:TieredStopAtLevel=1}, a choice for short-lived relays on small hosts) it
+ * ran at 40 MB/s a core here, ChaCha20-Poly1305 at 210, and with C2 AES-GCM at 2,500 against
+ * ChaCha's 310 ({@code bench/results/2026-11-25-relay-tls-cipher.md}). Both ends offer both
+ * suites. An end that runs AES-GCM fast lists it first and, as a server, follows the client's
+ * order; an end that does not lists ChaCha20-Poly1305 first and, as a server, its own order. So
+ * a connection uses AES-GCM only when both ends run it fast.
+ *
  * <p>With TLS off ({@code relaycp.relay.tls=false}, both ends alike) the binding is empty and
  * the same handshake still authenticates both ends, in plaintext.
  */
 public final class RelayTls {
   private static final String HANDLER = "tls";
   private static final byte[] NO_BINDING = new byte[0];
+  static final String AES_128_GCM = "TLS_AES_128_GCM_SHA256";
+  static final String AES_256_GCM = "TLS_AES_256_GCM_SHA384";
+  static final String CHACHA20_POLY1305 = "TLS_CHACHA20_POLY1305_SHA256";
 
   private final SslContext server;
   private final SslContext client;
+  private final boolean fastAes;
 
-  private RelayTls(SslContext server, SslContext client) {
+  private RelayTls(SslContext server, SslContext client, boolean fastAes) {
     this.server = server;
     this.client = client;
+    this.fastAes = fastAes;
   }
 
   /** This process's identity, made on first use. */
@@ -66,10 +84,37 @@ public final class RelayTls {
   }
 
   private static final class Holder {
-    static final RelayTls INSTANCE = create();
+    static final RelayTls INSTANCE = create(runsAesFast());
   }
 
-  private static RelayTls create() {
+  /**
+   * Whether this JVM compiles AES-GCM's intrinsics: C2 is on (tiered compilation up to level 4,
+   * or C2 alone) and the CPU has the AES and GHASH instructions the intrinsics use. A JVM that
+   * does not say (not HotSpot) is taken to run it fast, as Java's own default order does.
+   */
+  static boolean runsAesFast() {
+    try {
+      HotSpotDiagnosticMXBean vm =
+          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      boolean tiered = Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue());
+      boolean c2 = !tiered
+          || Integer.parseInt(vm.getVMOption("TieredStopAtLevel").getValue()) >= 4;
+      return c2 && Boolean.parseBoolean(vm.getVMOption("UseAESIntrinsics").getValue())
+          && Boolean.parseBoolean(vm.getVMOption("UseGHASHIntrinsics").getValue());
+    } catch (RuntimeException | LinkageError e) {
+      return true;
+    }
+  }
+
+  /** Whether this process lists AES-GCM first (see the class comment). */
+  boolean fastAes() {
+    return fastAes;
+  }
+
+  static RelayTls create(boolean fastAes) {
+    List<String> ciphers = fastAes
+        ? List.of(AES_128_GCM, AES_256_GCM, CHACHA20_POLY1305)
+        : List.of(CHACHA20_POLY1305, AES_128_GCM, AES_256_GCM);
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
       generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
@@ -80,14 +125,16 @@ public final class RelayTls {
           .clientAuth(ClientAuth.REQUIRE)
           .trustManager(InsecureTrustManagerFactory.INSTANCE)
           .protocols("TLSv1.3")
+          .ciphers(ciphers)
           .build();
       SslContext client = SslContextBuilder.forClient()
           .sslProvider(SslProvider.JDK)
           .keyManager(keys.getPrivate(), certificate)
           .trustManager(InsecureTrustManagerFactory.INSTANCE)
           .protocols("TLSv1.3")
+          .ciphers(ciphers)
           .build();
-      return new RelayTls(server, client);
+      return new RelayTls(server, client, fastAes);
     } catch (GeneralSecurityException | SSLException | RuntimeException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot set up TLS for the relay"
           + " connections (" + e + "); it needs Java's EC and TLS 1.3 and BouncyCastle's"
@@ -115,7 +162,11 @@ public final class RelayTls {
 
   /** Puts TLS first in an accepted connection's pipeline. */
   void addServer(Channel channel) {
-    channel.pipeline().addFirst(HANDLER, server.newHandler(channel.alloc()));
+    SslHandler handler = server.newHandler(channel.alloc());
+    SSLParameters parameters = handler.engine().getSSLParameters();
+    parameters.setUseCipherSuitesOrder(!fastAes);
+    handler.engine().setSSLParameters(parameters);
+    channel.pipeline().addFirst(HANDLER, handler);
   }
 
   /** Puts TLS first in an outgoing connection's pipeline. */

@@ -1,0 +1,101 @@
+package dev.relaycp.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslHandler;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The cipher two relay ends agree on, over real loopback connections. */
+class RelayTlsTest {
+  private static EventLoopGroup loops;
+  private static final RelayTls FAST = RelayTls.create(true);
+  private static final RelayTls SLOW = RelayTls.create(false);
+
+  @BeforeAll
+  static void start() {
+    loops = new NioEventLoopGroup(2);
+  }
+
+  @AfterAll
+  static void stop() {
+    loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void twoEndsThatRunAesFastUseAesGcm() throws Exception {
+    assertThat(negotiated(FAST, FAST)).isEqualTo(RelayTls.AES_128_GCM);
+  }
+
+  @Test
+  void aClientWithoutFastAesGetsChaChaFromAServerWithIt() throws Exception {
+    assertThat(negotiated(SLOW, FAST)).isEqualTo(RelayTls.CHACHA20_POLY1305);
+  }
+
+  @Test
+  void aServerWithoutFastAesChoosesChaChaForAClientWithIt() throws Exception {
+    assertThat(negotiated(FAST, SLOW)).isEqualTo(RelayTls.CHACHA20_POLY1305);
+  }
+
+  @Test
+  void twoEndsWithoutFastAesUseChaCha() throws Exception {
+    assertThat(negotiated(SLOW, SLOW)).isEqualTo(RelayTls.CHACHA20_POLY1305);
+  }
+
+  @Test
+  void thisJvmRunsAesFastUnlessC2IsOff() {
+    // The test JVM runs the default tiered JIT; on a CPU with AES-NI that is the fast case.
+    boolean c1Only = java.lang.management.ManagementFactory.getRuntimeMXBean()
+        .getInputArguments().stream().anyMatch(argument ->
+            argument.startsWith("-XX:TieredStopAtLevel=") && !argument.endsWith("=4"));
+    if (c1Only) {
+      assertThat(RelayTls.runsAesFast()).isFalse();
+    }
+    assertThat(RelayTls.get().fastAes()).isEqualTo(RelayTls.runsAesFast());
+  }
+
+  /** The suite a client of {@code client} and a server of {@code server} agree on. */
+  private static String negotiated(RelayTls client, RelayTls server) throws Exception {
+    Channel listener = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel channel) {
+            server.addServer(channel);
+          }
+        })
+        .bind("127.0.0.1", 0).sync().channel();
+    try {
+      Channel channel = new Bootstrap().group(loops).channel(NioSocketChannel.class)
+          .handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel channel) {
+              client.addClient(channel);
+            }
+          })
+          .connect((InetSocketAddress) listener.localAddress()).sync().channel();
+      try {
+        SslHandler tls = channel.pipeline().get(SslHandler.class);
+        assertThat(tls.handshakeFuture().await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(tls.handshakeFuture().isSuccess()).as("%s", tls.handshakeFuture().cause())
+            .isTrue();
+        return tls.engine().getSession().getCipherSuite();
+      } finally {
+        channel.close().sync();
+      }
+    } finally {
+      listener.close().sync();
+    }
+  }
+}
