@@ -233,7 +233,7 @@ start_existing_relays() {
   local h
   # Relays left by an earlier run on a kept lab hold the port and the old secret.
   stop_existing_relays
-  for h in $(datanodes src) $(datanodes dst); do start_relay "$h"; done
+  for h in $(datanodes src) $(datanodes dst); do start_relay "$h" 0 "$LAB_RELAY_JAVA_OPTS"; done
   # Relays on datanodes are daemons that run before a copy starts: wait until each listens,
   # so no copy's time includes their JVMs' start.
   for h in $(datanodes src) $(datanodes dst); do
