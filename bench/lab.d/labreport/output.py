@@ -128,14 +128,26 @@ def cpu_markdown(runs):
             "|" + "---|" * (len(CPU_ROLES) + 6)] + rows
 
 
+def bound_links(links):
+    """flow.py's links, one phrase per kind of link: "src-dn1, src-dn2: to the other site"."""
+    hosts = {}
+    for link in links:
+        host, _, kind = link.partition(": ")
+        hosts.setdefault(kind, []).append(host)
+    return "; ".join(f"{', '.join(names)}: {kind}" for kind, names in hosts.items())
+
+
 def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit, spawned):
     """results.md's text."""
     md = [f"# WAN lab results ({os.path.basename(folder)})", "",
           f"v_i = {lab['v_i_mbit']} Mbit/s, v_e = {lab['v_e_mbit']} Mbit/s per host; "
           f"{lab['datanodes_per_site']} datanodes per site; {lab['slots_per_node']} map slots per NodeManager; "
           f"replication {lab['replication']}; boot delay {lab['boot_delay_s']} s; {lab['cores']} cores. "
-          "MB = 10^6 bytes. The physical limit is the least of the summed v_e of the sending and "
-          "receiving hosts, on the wire (TCP/IP headers take about 5% of it, so ~95% is the payload ceiling). "
+          "MB = 10^6 bytes. The physical limit is the maximum flow over the hosts' links (each link's v_i "
+          "shared by in-site and WAN traffic, v_e on the WAN part; the bytes spread evenly over the source "
+          "datanodes; replicas crossing the destination's links; labreport/flow.py), on the wire "
+          "(TCP/IP headers take about 5% of it, so ~95% is the payload ceiling); the links that bound it "
+          "are listed under the table. "
           "'limit MB/s' counts every host of the run; 'steady limit' averages it over the steady window "
           "(middle 80% of the bytes), counting a spawned host only once its boot delay has passed, and "
           "'fraction' is the steady MB/s over the steady limit.",
@@ -160,6 +172,11 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
             fmt(r.get("prediction_error_pct")), fmt(r.get("cpu_busy_pct")),
             ("yes" if v.get("ok") else f"NO ({v.get('problemCount', '?')} problems)") + f", {v.get('files', '?')} files",
             r.get("bound", "–")]) + " |")
+    bounds = [f"- {r['dataset']} {r['tool']} k={r['k']}: {fmt(r['physical_limit_mb_per_s'], 2)} MB/s, "
+              f"bound by {bound_links(r['limit_bound_by'])}"
+              for r in runs if "status" not in r and r.get("limit_bound_by")]
+    if bounds:
+        md += ["", "What bounds each copy's physical limit (a minimum cut of the flow):", ""] + bounds
     relay_rows = []
     for r in runs:
         summary = r.get("relaycp_summary") or {}

@@ -6,9 +6,12 @@ MB is 10^6 bytes throughout. "steady" is the rate over the middle 80% of the byt
 when the bytes that crossed the router from src to dst reached 10% and 90% of their total, and
 80% of the payload over that span."""
 import csv
+import functools
 import glob
 import json
 import os
+
+from labreport import flow
 
 # The start-up probes' file counts; each file is PROBE_FILE_BYTES (run.sh's dataset_parts).
 U_FILES = 300
@@ -56,20 +59,40 @@ def timeline(csv_path):
 
 def hosts_up(run, lab, side, t):
     """Hosts of one side (src sends, dst receives) that exist at epoch time t: the datanodes,
-    and each spawned host once its boot delay has passed."""
+    and each spawned host once its boot delay has passed; never more than the run used at
+    once (its senders or receivers), since a spawned host that failed was replaced by
+    another."""
     up = lab["datanodes_per_site"]
     for host, at in (run.get("spawned_up_at") or {}).items():
         if host.startswith(side + "-") and at <= t:
             up += 1
-    return up
+    most = run.get("senders" if side == "src" else "receivers")
+    return min(up, most) if most else up
+
+
+@functools.lru_cache(maxsize=None)
+def _flow_limit(v_e, v_i, senders, receivers, datanodes, replication):
+    return flow.copy_limit(v_e, v_i, senders, datanodes, receivers,
+                           replication=replication, source_replication=replication)
+
+
+def flow_limit(lab, senders, receivers):
+    """The physical limit with these many hosts sending and receiving (datanodes first, then
+    spawned hosts), in MB/s of wire bytes, and the links that bound it: the maximum flow over
+    the hosts' links (flow.py), with the bytes spread evenly over the source datanodes and
+    the lab's replication on both sites. Without v_i in the lab's record, in-site links are
+    taken as unlimited: the least of the summed v_e of the senders and of the receivers."""
+    v_i = lab.get("v_i_mbit")
+    rate, links = _flow_limit(lab["v_e_mbit"] / 8.0, v_i / 8.0 if v_i else None, senders,
+                              receivers, lab["datanodes_per_site"], lab.get("replication", 1))
+    return round(rate, 3), links
 
 
 def limit_at(run, lab, t):
-    """The physical limit at time t, in MB/s of wire bytes: the least of the summed v_e of the
-    hosts that can send and of those that can receive at that moment."""
+    """The physical limit at time t, in MB/s of wire bytes, over the hosts that exist then."""
     if "spawned_up_at" not in run:
-        return min(run.get("senders", 0), run.get("receivers", 0)) * lab["v_e_mbit"] / 8.0
-    return min(hosts_up(run, lab, "src", t), hosts_up(run, lab, "dst", t)) * lab["v_e_mbit"] / 8.0
+        return flow_limit(lab, run.get("senders", 0), run.get("receivers", 0))[0]
+    return flow_limit(lab, hosts_up(run, lab, "src", t), hosts_up(run, lab, "dst", t))[0]
 
 
 # Each tool's own processes, whose CPU is the tool's cost (process_cpu.py's roles).
@@ -104,8 +127,10 @@ def analyse(run, lab, csv_path, predictions):
     cpu = process_cpu(run, csv_path[:-len(".csv")] + ".cpu")
     if cpu:
         out["process_cpu"] = cpu
-    limit = min(run.get("senders", 0), run.get("receivers", 0)) * lab["v_e_mbit"] / 8.0
-    out["physical_limit_mb_per_s"] = round(limit, 3)
+    limit, bound_by = flow_limit(lab, run.get("senders", 0), run.get("receivers", 0))
+    out["physical_limit_mb_per_s"] = limit
+    if bound_by:
+        out["limit_bound_by"] = bound_by
     predicted = predictions.get((run["dataset"], run["tool"], run["k"]))
     if predicted:
         out["predicted_seconds"] = predicted["seconds"]

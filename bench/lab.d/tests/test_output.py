@@ -77,3 +77,10 @@ def test_the_expert_runs_predictions_are_dynamic_with_blocks_per_chunk_where_fil
     assert calibrate.expert_distcp_options("4x268435456,3000x65536", lab) == [
         "--distcp-strategy", "dynamic", "--distcp-blocks-per-chunk", "1"]
     assert calibrate.expert_distcp_options("5000x65536", lab) == ["--distcp-strategy", "dynamic"]
+
+
+def test_the_links_that_bound_a_limit_read_one_phrase_per_kind():
+    assert output.bound_links(["src-dn1: to the other site (v_e)",
+                               "src-dn2: to the other site (v_e)",
+                               "dst-dn1: link in (v_i)"]) == (
+        "src-dn1, src-dn2: to the other site (v_e); dst-dn1: link in (v_i)")

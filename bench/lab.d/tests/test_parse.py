@@ -38,7 +38,8 @@ def test_a_copy_without_its_timeline_keeps_its_record_and_limit(tmp_path):
 
     out = parse.analyse(run, LAB, str(tmp_path / "missing.csv"), {})
 
-    assert out == dict(run, physical_limit_mb_per_s=2.0)
+    assert out == dict(run, physical_limit_mb_per_s=2.0, limit_bound_by=[
+        "src-dn1: to the other site (v_e)", "src-sp1: to the other site (v_e)"])
 
 
 def test_a_spawned_host_counts_toward_the_limit_once_it_is_up():
@@ -47,6 +48,22 @@ def test_a_spawned_host_counts_toward_the_limit_once_it_is_up():
     assert parse.limit_at(run, LAB, 55.0) == 1.0
     assert parse.limit_at(run, LAB, 60.0) == 2.0
     assert parse.hosts_up(run, LAB, "src", 49.9) == 1
+
+
+def test_a_replaced_spawned_host_does_not_count_twice():
+    run = {"senders": 2, "receivers": 2,
+           "spawned_up_at": {"src-sp1": 50.0, "dst-sp1": 50.0, "src-sp2": 70.0, "dst-sp2": 70.0}}
+
+    assert parse.hosts_up(run, LAB, "src", 80.0) == 2
+    assert parse.limit_at(run, LAB, 80.0) == 2.0
+
+
+def test_in_site_links_bound_the_limit_where_the_lab_records_them():
+    lab = {"v_e_mbit": 8, "v_i_mbit": 8, "datanodes_per_site": 1, "replication": 1}
+
+    # One datanode and two spawned readers: every byte leaves the datanode over its one link,
+    # which carries 1 MB/s in all, to the other site or to the spawned readers.
+    assert parse.flow_limit(lab, 3, 3) == (1.0, ["src-dn1: link out (v_i)"])
 
 
 def test_the_folder_is_read_with_its_runs_in_name_order(tmp_path):
