@@ -115,7 +115,10 @@ public final class RelayServer implements AutoCloseable {
     try {
       RelayTls.get();
     } catch (RuntimeException | LinkageError e) {
-      LOG.warn("Cannot set up TLS: {}", e.getMessage());
+      // The identity's own failure, not the class initialisation's wrapper around it.
+      Throwable reason = e instanceof ExceptionInInitializerError && e.getCause() != null
+          ? e.getCause() : e;
+      LOG.warn("Cannot set up TLS: {}", reason.getMessage());
     }
   }
 
