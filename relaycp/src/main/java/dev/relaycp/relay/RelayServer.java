@@ -55,16 +55,6 @@ public final class RelayServer implements AutoCloseable {
   /** Binds and starts serving; throws a RelayCpException when the port cannot be bound. */
   public static RelayServer start(RelaySettings settings) {
     requireNonNull(settings, "settings is null");
-    if (settings.tls()) {
-      // The process's TLS identity (a key pair, a certificate, TLS's own classes: 0.7 s of a
-      // fresh JVM under C1) is made beside the start rather than in the first handshake, and
-      // not before the relay listens: a relay container announces itself meanwhile, and the
-      // first connection waits for it only if it comes first. A failure shows at that
-      // connection.
-      Thread identity = new Thread(RelayServer::makeTlsIdentity, "relay-tls-identity");
-      identity.setDaemon(true);
-      identity.start();
-    }
     EventLoopGroup acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("relay-accept", true));
     EventLoopGroup eventLoops = new NioEventLoopGroup(0, new DefaultThreadFactory("relay-io", true));
     DefaultThreadFactory workerThreads = new DefaultThreadFactory("relay-worker", true);
@@ -109,17 +99,6 @@ public final class RelayServer implements AutoCloseable {
     throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
         "cannot listen on " + settings.bindHost() + ":" + settings.port() + ": "
             + failure.getMessage() + "; choose a free --port (0 picks one)", failure);
-  }
-
-  private static void makeTlsIdentity() {
-    try {
-      RelayTls.get();
-    } catch (RuntimeException | LinkageError e) {
-      // The identity's own failure, not the class initialisation's wrapper around it.
-      Throwable reason = e instanceof ExceptionInInitializerError && e.getCause() != null
-          ? e.getCause() : e;
-      LOG.warn("Cannot set up TLS: {}", reason.getMessage());
-    }
   }
 
   public InetSocketAddress localAddress() {
