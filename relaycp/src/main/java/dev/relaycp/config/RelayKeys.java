@@ -75,12 +75,12 @@ public final class RelayKeys {
   public static final WholeNumberSetting SILENCE_TIMEOUT_SECONDS =
       new WholeNumberSetting("relaycp.relay.silence-timeout-seconds", 30, 3, 86_400);
   /**
-   * Seconds a relay gives a new connection to finish TLS and prove the secret: as long as a
-   * driver's own attempt waits, so that a busy host's slow handshake is not cut short by one
-   * end while the other still waits.
+   * Seconds a relay gives a new connection to finish TLS and prove the secret: twice what a
+   * driver's attempt waits, so that on a busy host the driver's attempt runs out first and is
+   * tried again, rather than the relay closing it, which the driver must take for a refusal.
    */
   public static final WholeNumberSetting HANDSHAKE_TIMEOUT_SECONDS =
-      new WholeNumberSetting("relaycp.relay.handshake-timeout-seconds", 30, 1, 3_600);
+      new WholeNumberSetting("relaycp.relay.handshake-timeout-seconds", 60, 1, 3_600);
   /** Seconds a relay started for one copy outlives its driver's last heartbeat. */
   public static final WholeNumberSetting DRIVER_TIMEOUT_SECONDS =
       new WholeNumberSetting("relaycp.relay.driver-timeout-seconds", 60, 1, Integer.MAX_VALUE);

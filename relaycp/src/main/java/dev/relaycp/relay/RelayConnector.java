@@ -35,9 +35,14 @@ public final class RelayConnector {
    * SYN, reach it within about one retry interval.
    */
   private static final int WAITING_CONNECT_TIMEOUT_MILLIS = 2_000;
-  /** How long one attempt may take to connect and finish the handshake. */
+  /**
+   * How long one attempt may take to connect and finish the handshake: half a relay's own
+   * deadline ({@code relaycp.relay.handshake-timeout-seconds}), so that a busy relay's slow
+   * handshake runs out here first, where {@link #connectWaiting} tries again as for a relay
+   * that does not answer yet, and is not closed by the relay, which reads as a refusal.
+   */
   private static final long HANDSHAKE_TIMEOUT_SECONDS =
-      RelayKeys.HANDSHAKE_TIMEOUT_SECONDS.defaultValue();
+      RelayKeys.HANDSHAKE_TIMEOUT_SECONDS.defaultValue() / 2;
 
   private final EventLoopGroup group;
   private final TransferSecret secret;
