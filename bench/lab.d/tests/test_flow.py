@@ -1,3 +1,6 @@
+import json
+from pathlib import Path
+
 import pytest
 
 from labreport import flow
@@ -70,3 +73,26 @@ def test_spawned_writers_hand_their_bytes_to_datanodes_over_their_links():
 def test_no_reader_or_no_writer_is_no_copy():
     assert flow.copy_limit(5, 50, readers=0, datanodes=3, writers=3) == (0.0, [])
     assert flow.copy_limit(5, 50, readers=3, datanodes=3, writers=0) == (0.0, [])
+
+
+CASES = json.loads((Path(__file__).resolve().parents[3] / "relaycp" / "src" / "test"
+                    / "resources" / "dev" / "relaycp" / "plan" / "host-flow-cases.json")
+                   .read_text())["cases"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
+def test_the_planners_shared_cases(case):
+    # The same cases as the planner's HostFlowTest: both must agree on every limit.
+    placement = None if case["placement"] == "even" else {
+        tuple(f"src-dn{holder + 1}" for holder in group["holders"]): group["share"]
+        for group in case["placement"]}
+    spawned = case["spawned"]
+
+    rate, links = flow.copy_limit(case["v_e"], case["v_i"], case["src_datanodes"] + spawned,
+                                  case["src_datanodes"], case["dst_datanodes"] + spawned,
+                                  dst_datanodes=case["dst_datanodes"], placement=placement,
+                                  replication=case["replication"])
+
+    assert rate == pytest.approx(case["rate"], rel=1e-6)
+    if case["bound_by"] is not None:
+        assert links == case["bound_by"]

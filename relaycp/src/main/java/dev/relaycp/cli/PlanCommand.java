@@ -10,6 +10,7 @@ import dev.relaycp.plan.LiveInputs;
 import dev.relaycp.plan.MachineChoice;
 import dev.relaycp.plan.MachineType;
 import dev.relaycp.plan.PairRange;
+import dev.relaycp.plan.Placement;
 import dev.relaycp.plan.Plan;
 import dev.relaycp.plan.PlanInput;
 import dev.relaycp.plan.PlanReport;
@@ -79,6 +80,13 @@ public final class PlanCommand implements Callable<Integer> {
   @Mixin WorkloadOptions workload = new WorkloadOptions();
   @Mixin DatanodeOptions datanodes = new DatanodeOptions();
   @Mixin NodeOptions nodes = new NodeOptions();
+
+  @Option(names = "--placement", paramLabel = "even|one|SIZE,...",
+      description = {"What-if: where the source's bytes are: spread evenly over its datanodes",
+          "(even, the default), all on one (one, as when one client wrote them from a",
+          "datanode), or a size per datanode (4GiB,0,0). A live plan reads the listing's",
+          "block locations."})
+  String placement;
 
   @Option(names = "--boot-seconds", paramLabel = "SECONDS",
       description = "Boot time of a spawned relay when --vm-type is not given (default: ${DEFAULT-VALUE}).")
@@ -161,15 +169,25 @@ public final class PlanCommand implements Callable<Integer> {
           "--size, --files and --file-sizes describe a --what-if copy; a live plan lists SRC, so"
               + " drop them");
     }
+    if (!whatIf && placement != null) {
+      throw new RelayCpException(INVALID_ARGUMENT, "--placement describes a --what-if copy; a"
+          + " live plan reads where SRC's blocks are, so drop it");
+    }
     datanodes.source();
     datanodes.destination();
     nodes.replication(1);
+    if (placement != null) {
+      Placement.parse(placement, datanodes.source().orElse(1), 1);
+    }
   }
 
   /** The copy the flags describe, on sites of one node each unless counts are given. */
   private LiveInputs whatIfInputs() {
     Workload files = workload.workload();
-    Site source = new Site(datanodes.source().orElse(1), nodes.external(), nodes.internal(), 1);
+    int sourceNodes = datanodes.source().orElse(1);
+    Site source = new Site(sourceNodes, nodes.external(), nodes.internal(), 1,
+        placement == null ? Placement.even(sourceNodes, 1)
+            : Placement.parse(placement, sourceNodes, 1));
     Site destination = new Site(datanodes.destination().orElse(1), nodes.external(),
         nodes.internal(), nodes.replication(1));
     return new LiveInputs(files, source, destination, nodes.blockSize(), List.of());

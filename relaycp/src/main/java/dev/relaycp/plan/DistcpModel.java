@@ -28,8 +28,11 @@ import java.util.List;
  * share it ({@link DistcpSettings}). A map writes as a remote HDFS client, so the destination's
  * namenode puts each block on a datanode of its choice, at random: a map moves at the expected
  * least of its share of its node's WAN cap and its share of a random destination node's cap
- * ({@link StreamSimulation#expectedShare}). The sum is held under the destination's WAN cap and
- * what the two sites' internal networks carry. The job start-up comes first.
+ * ({@link StreamSimulation#expectedShare}). The sum is held under what the hosts can move
+ * together, a maximum flow over their links ({@link HostFlow}): a map on a node that does not
+ * hold its file's blocks fetches them over the holder's link, which also carries the holder's
+ * own WAN traffic, and the bytes are where the source's {@link Site#placement} puts them. The
+ * job start-up comes first.
  *
  * <p>With the {@code dynamic} strategy DistCp instead cuts the listing into chunks of
  * consecutive entries, {@code ceil(entries / (ratio x maps))} each ({@link #splitRatio}, as
@@ -39,7 +42,7 @@ import java.util.List;
  *
  * <p>With {@code p} pairs, p nodes of the spawned machine type join each cluster (as in the
  * thesis's §6.2): at the source they add map slots once booted, at the destination WAN
- * capacity. Money: egress, the 2p VMs for the whole copy, and the source nodes' time if the user
+ * capacity, and each adds its rate to what the sites' networks carry. Money: egress, the 2p VMs for the whole copy, and the source nodes' time if the user
  * prices it.
  */
 public record DistcpModel() implements CopyModel {
@@ -72,22 +75,10 @@ public record DistcpModel() implements CopyModel {
           new StreamSimulation.Node(
               machine.relayRate().bytesPerSecond(), joinSeconds, settings.slotsPerNode()));
     }
-    double extra = pairs * machine.relayRate().bytesPerSecond();
-    double feed = source.internalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0);
-    double absorb =
-        (destination.internalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0))
-            / destination.replication();
-    double wan = destination.externalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0);
-    List<StreamSimulation.CapChange> caps = new ArrayList<>();
-    caps.add(new StreamSimulation.CapChange(0, Math.min(wan, Math.min(feed, absorb))));
-    if (joinSeconds > 0 && pairs > 0) {
-      double joinedFeed = source.internalTotal().bytesPerSecond() + extra;
-      double joinedAbsorb = (destination.internalTotal().bytesPerSecond() + extra) / destination.replication();
-      double joinedWan = destination.externalTotal().bytesPerSecond() + extra;
-      caps.add(
-          new StreamSimulation.CapChange(
-              joinSeconds, Math.min(joinedWan, Math.min(joinedFeed, joinedAbsorb))));
-    }
+    List<StreamSimulation.CapChange> caps = pairs == 0
+        ? List.of(new StreamSimulation.CapChange(0, HostFlow.limit(new HostFlow.Hosts(source,
+            destination, source.placement(), 0, machine, 1)).rate().bytesPerSecond()))
+        : joinedNodesCaps(source, destination, machine, pairs, joinSeconds);
     // Added destination nodes are counted from the start and at the datanodes' WAN rate.
     StreamSimulation.Destinations destinations =
         new StreamSimulation.Destinations(
@@ -107,6 +98,33 @@ public record DistcpModel() implements CopyModel {
             + 2 * pairs * machine.dollarsFor(seconds)
             + source.nodes() * input.pricing().clusterNodeDollarsPerHour() * seconds / 3600;
     return new Estimate(pairs, 2 * pairs, seconds, dollars);
+  }
+
+  /**
+   * The caps on all maps together when {@code pairs} nodes join each cluster (the thesis's
+   * §6.2): each adds its relay rate to what the sites' networks carry, once booted. Without
+   * added nodes the copy runs on the clusters as they are, a flow over their hosts ({@link
+   * HostFlow}): a map on a node without the bytes fetches them over the holder's link.
+   */
+  private static List<StreamSimulation.CapChange> joinedNodesCaps(Site source, Site destination,
+      MachineType machine, int pairs, double joinSeconds) {
+    double extra = pairs * machine.relayRate().bytesPerSecond();
+    double feed = source.internalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0);
+    double absorb =
+        (destination.internalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0))
+            / destination.replication();
+    double wan = destination.externalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0);
+    List<StreamSimulation.CapChange> caps = new ArrayList<>();
+    caps.add(new StreamSimulation.CapChange(0, Math.min(wan, Math.min(feed, absorb))));
+    if (joinSeconds > 0 && pairs > 0) {
+      double joinedFeed = source.internalTotal().bytesPerSecond() + extra;
+      double joinedAbsorb = (destination.internalTotal().bytesPerSecond() + extra) / destination.replication();
+      double joinedWan = destination.externalTotal().bytesPerSecond() + extra;
+      caps.add(
+          new StreamSimulation.CapChange(
+              joinSeconds, Math.min(joinedWan, Math.min(joinedFeed, joinedAbsorb))));
+    }
+    return caps;
   }
 
   /**

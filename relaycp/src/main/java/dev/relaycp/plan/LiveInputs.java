@@ -5,12 +5,16 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.plan.ThroughputHistory.Direction;
+import dev.relaycp.transfer.BlockPlacement;
 import dev.relaycp.transfer.ClusterSurvey;
 import dev.relaycp.transfer.SourceFile;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The planner's view of a live copy: the surveyed source's file sizes, and each site's datanode
@@ -58,9 +62,41 @@ public record LiveInputs(
         files.stream().mapToLong(SourceFile::blockSize).max().orElseThrow());
     List<String> notes = new ArrayList<>();
     Site source = site("source", survey.source(), history, external, internal, notes);
+    source = placed(source, files, notes);
     Site destination = site("destination", survey.destination(), history, external, internal,
         notes);
     return new LiveInputs(workload, source, destination, blockSize, notes);
+  }
+
+  /**
+   * The source with its bytes where the listing's block locations put them; spread evenly when
+   * the locations name no datanode or more than the site counts.
+   */
+  private static Site placed(Site source, List<SourceFile> files, List<String> notes) {
+    Map<List<String>, Long> bytes = new LinkedHashMap<>();
+    for (SourceFile file : files) {
+      for (BlockPlacement block : file.blocks()) {
+        List<String> holders = block.hosts().stream().sorted().toList();
+        bytes.merge(holders, block.length(), Long::sum);
+      }
+    }
+    Optional<Placement> placement = Placement.ofHolders(bytes, source.nodes());
+    if (placement.isEmpty()) {
+      notes.add("source bytes: taken as spread evenly over its datanodes (the block locations"
+          + " name none, or more datanodes than counted)");
+      return source;
+    }
+    Map<Integer, Double> perNode = new TreeMap<>();
+    for (Placement.Group group : placement.get().groups()) {
+      for (int holder : group.holders()) {
+        perNode.merge(holder, group.share(), Double::sum);
+      }
+    }
+    double most = perNode.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    notes.add(String.format(Locale.ROOT, "source bytes: on %d of %d datanode(s), by the"
+        + " listing's block locations; the fullest holds a replica of %.0f%% of them",
+        perNode.size(), source.nodes(), 100 * most));
+    return source.withPlacement(placement.get());
   }
 
   private static Site site(String name, ClusterSurvey.Site surveyed, ThroughputHistory history,

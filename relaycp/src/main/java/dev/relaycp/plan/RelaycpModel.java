@@ -18,10 +18,12 @@ import java.util.List;
  * to that many chunks per route. A datanode relay sends at its node's WAN cap; a spawned relay
  * at the lesser of its VM's WAN and internal rates, and pays {@link
  * RelaycpSettings#spawnedFileCostFactor} times a datanode relay's file and chunk costs.
- * The sum of all streams is held under the least of: the destination's WAN cap summed over its
- * datanodes and ready spawned relays; what the source datanodes can feed over their internal
- * network; and what the destination can absorb (its datanodes' internal rate over the
- * replication factor). The last chunks' tail falls out of the simulation. Then commit and
+ * The sum of all streams is held under what the hosts can move together, a maximum flow over
+ * their links ({@link HostFlow}): each host's WAN and in-site traffic share its link, relays
+ * other than the bytes' datanodes fetch them over those datanodes' links, and replicas cross
+ * the destination's; counted over the datanodes and, once ready, the spawned relays, with the
+ * bytes where the source's {@link Site#placement} puts them. The last chunks' tail falls out
+ * of the simulation. Then commit and
  * verification ({@link CopyOverheads#afterDataSeconds}). With compression ({@link
  * RelaycpSettings#compressionRatio}) every WAN cap carries that many times its rate in file
  * bytes; the internal networks carry the files' own bytes.
@@ -70,14 +72,12 @@ public record RelaycpModel() implements CopyModel {
           new StreamSimulation.Node(spawnedRate, joinSeconds, atOnce,
               window, stagger * settings.spawnedFileCostFactor(), settings.spawnedFileCostFactor()));
     }
-    double feed = source.internalTotal().bytesPerSecond();
-    double absorb = destination.internalTotal().bytesPerSecond() / destination.replication();
-    double destinationWan = destination.externalTotal().bytesPerSecond() * ratio;
-    double spawnedWan = pairs * spawnedRate;
     List<StreamSimulation.CapChange> caps = new ArrayList<>();
-    caps.add(new StreamSimulation.CapChange(0, least(destinationWan + (joinSeconds == 0 ? spawnedWan : 0), feed, absorb)));
+    caps.add(new StreamSimulation.CapChange(0,
+        hostLimit(source, destination, joinSeconds == 0 ? pairs : 0, machine, ratio)));
     if (joinSeconds > 0 && pairs > 0) {
-      caps.add(new StreamSimulation.CapChange(joinSeconds, least(destinationWan + spawnedWan, feed, absorb)));
+      caps.add(new StreamSimulation.CapChange(joinSeconds,
+          hostLimit(source, destination, pairs, machine, ratio)));
     }
     double data = StreamSimulation.run(relays, chunks, caps, null, true, settings.fileLanes());
     double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
@@ -120,7 +120,10 @@ public record RelaycpModel() implements CopyModel {
     return smallest;
   }
 
-  private static double least(double first, double second, double third) {
-    return Math.min(first, Math.min(second, third));
+  /** The most file bytes a second the hosts move together ({@link HostFlow}). */
+  private static double hostLimit(Site source, Site destination, int pairs, MachineType machine,
+      double ratio) {
+    return HostFlow.limit(new HostFlow.Hosts(source, destination, source.placement(), pairs,
+        machine, ratio)).rate().bytesPerSecond();
   }
 }

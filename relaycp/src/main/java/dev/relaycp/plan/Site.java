@@ -7,11 +7,14 @@ import dev.relaycp.error.RelayCpException;
 
 /**
  * One cluster: its datanode count and each datanode's throughput to the other site
- * ({@code external}, the WAN cap) and inside its own site ({@code internal}). {@code replication}
- * is how many copies the site's file system writes of each byte (1 for a what-if of plain
- * nodes); each extra copy crosses the internal network once more.
+ * ({@code external}, the WAN cap) and over its link, all its traffic together ({@code
+ * internal}). {@code replication} is how many copies the site's file system writes of each byte
+ * (1 for a what-if of plain nodes); each extra copy crosses the internal network once more.
+ * {@code placement} is where a source's bytes are among its datanodes (evenly, unless a listing
+ * or a what-if says otherwise); a destination's is not used.
  */
-public record Site(int nodes, DataRate external, DataRate internal, int replication) {
+public record Site(int nodes, DataRate external, DataRate internal, int replication,
+    Placement placement) {
   /** A node's WAN rate when nothing better is known: thesis Table 4.3's v_e. */
   public static final DataRate DEFAULT_NODE_EXTERNAL = DataRate.ofMebibytesPerSecond(15);
   /** A node's rate inside its site when nothing better is known: thesis Table 4.3's v_i. */
@@ -20,6 +23,7 @@ public record Site(int nodes, DataRate external, DataRate internal, int replicat
   public Site {
     requireNonNull(external, "external is null");
     requireNonNull(internal, "internal is null");
+    requireNonNull(placement, "placement is null");
     if (nodes < 1) {
       throw new RelayCpException(
           INVALID_ARGUMENT, "node count " + nodes + " is below 1; a site has at least one node");
@@ -28,6 +32,22 @@ public record Site(int nodes, DataRate external, DataRate internal, int replicat
       throw new RelayCpException(
           INVALID_ARGUMENT, "replication " + replication + " is below 1; give 1 or more");
     }
+    if (placement.highestHolder() >= nodes) {
+      throw new RelayCpException(INVALID_ARGUMENT, "the placement puts bytes on datanode "
+          + (placement.highestHolder() + 1) + " of a site with " + nodes + "; give a placement"
+          + " for " + nodes + " datanode(s)");
+    }
+  }
+
+  /** A site whose bytes, if it is the source, are spread evenly over its datanodes. */
+  public Site(int nodes, DataRate external, DataRate internal, int replication) {
+    this(nodes, external, internal, replication,
+        Placement.even(Math.max(1, nodes), Math.max(1, replication)));
+  }
+
+  /** This site with its bytes placed as {@code where} says. */
+  public Site withPlacement(Placement where) {
+    return new Site(nodes, external, internal, replication, where);
   }
 
   public static Site of(int nodes, DataRate external, DataRate internal) {

@@ -173,6 +173,42 @@ class PlanCommandTest {
   }
 
   @Test
+  void bytesOnOneDatanodeHoldSpawnedRelaysToThatDatanodesLink() throws Exception {
+    String[] copy = {"--what-if", "--json", "--size", "8GiB", "--files", "64", "--pairs", "0-4",
+        "--source-nodes", "3", "--destination-nodes", "3", "--external", "5MB/s",
+        "--internal", "20MB/s"};
+    JsonNode even = json(run(copy));
+    List<String> oneNode = new ArrayList<>(Arrays.asList(copy));
+    oneNode.addAll(List.of("--placement", "one"));
+    JsonNode one = json(run(oneNode.toArray(String[]::new)));
+
+    // Without spawned relays the other datanodes' relays fetch from the one in-site, within
+    // its 20 MB/s link: no slower than spread. Four spawned pairs join after their 90 s boot;
+    // from then on even bytes move at 7 x 5 MB/s, bytes on one node at its link's 20 MB/s:
+    // 90 + (8.59 GB - 90 x 15 MB/s) / 35 against / 20, 1.5 times as long before the overheads
+    // both pay. One more pair stops paying after the first, and the planner sees it.
+    double evenNone = even.get("rows").get(0).get("seconds").asDouble();
+    assertThat(one.get("rows").get(0).get("seconds").asDouble()).isCloseTo(evenNone, within(1.0));
+    double evenFour = even.get("rows").get(4).get("seconds").asDouble();
+    double oneFour = one.get("rows").get(4).get("seconds").asDouble();
+    assertThat(oneFour / evenFour).isBetween(1.4, 1.6);
+    assertThat(even.get("chosen").get("pairs").asInt()).isEqualTo(4);
+    assertThat(one.get("chosen").get("pairs").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void placementIsAWhatIfOptionAndMustFitTheSource() {
+    Run live = run("hdfs://a/x", "hdfs://b/y", "--placement", "one");
+    assertThat(live.exitCode()).isEqualTo(3);
+    assertThat(live.output()).contains("--placement describes a --what-if copy");
+    Run wrongCount = run("--what-if", "--size", "8GiB", "--source-nodes", "3", "--placement",
+        "1GiB,1GiB");
+    assertThat(wrongCount.exitCode()).isEqualTo(3);
+    assertThat(wrongCount.output())
+        .contains("--placement names 2 datanode(s) but the source has 3");
+  }
+
+  @Test
   void zeroOrNegativeThroughputIsAUserError() {
     Run zero = run("--what-if", "--size", "8GiB", "--external", "0MiB/s");
     assertThat(zero.exitCode()).isEqualTo(3);

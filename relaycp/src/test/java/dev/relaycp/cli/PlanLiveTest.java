@@ -122,6 +122,9 @@ class PlanLiveTest {
     assertThat(notes(plan))
         .contains("source: 3 datanode(s), from the NameNode's datanode report")
         .contains("destination: 2 datanode(s), from the NameNode's datanode report")
+        // Block locations name hosts, and every datanode of a MiniDFSCluster is 127.0.0.1.
+        .contains("source bytes: on 1 of 3 datanode(s), by the listing's block locations; the"
+            + " fullest holds a replica of 100% of them")
         .anyMatch(note -> note.startsWith("source datanodes' WAN rate 15.00 MiB/s: not measured"));
   }
 

@@ -37,6 +37,23 @@ class DistcpModelTest {
   }
 
   @Test
+  void mapsOnNodesWithoutTheBytesFetchThemOverTheHoldersLink() {
+    // Three files of 1000 MiB, one map each on three nodes at 10 MiB/s: 100 s spread evenly.
+    // All on dn1, whose link carries 15 MiB/s in all, its own map's WAN traffic included: 200 s.
+    Site spread = site(3, 10, 15);
+    PlanInput even = withDistcp(
+        input(files(3, 1000), spread, wideDestination(), machine(10, 100, 20)),
+        new DistcpSettings(20, 1, 0, 0, 0, 0, DataSize.ofMebibytes(128)));
+    PlanInput one = withDistcp(
+        input(files(3, 1000), spread.withPlacement(Placement.onOne(3, 1)), wideDestination(),
+            machine(10, 100, 20)),
+        new DistcpSettings(20, 1, 0, 0, 0, 0, DataSize.ofMebibytes(128)));
+
+    assertThat(model.estimate(even, 0).seconds()).isCloseTo(100, within(1e-6));
+    assertThat(model.estimate(one, 0).seconds()).isCloseTo(200, within(1e-6));
+  }
+
+  @Test
   void mapsBeyondTheConcurrentFilesShareThePerFileCost() {
     // 60 files of 1 KiB, 6 maps of 10 files on 3 nodes x 2 slots, 1 s per file for a lone map.
     // Three at full speed at once: the six maps go at half speed, 20 s; no limit: 10 s (plus the

@@ -114,6 +114,27 @@ class RelaycpModelTest {
   }
 
   @Test
+  void bytesOnOneDatanodeHoldEveryOtherRelayToThatDatanodesLink() {
+    // 6000 MiB on dn1 of three, whose link carries 40 MiB/s in all: its own WAN traffic and
+    // what every other relay fetches from it. Spread evenly, four spawned pairs and the three
+    // datanode relays send 70 MiB/s.
+    Site spread = site(3, 10, 40);
+    Site onOne = spread.withPlacement(Placement.onOne(3, 1));
+    RelaycpSettings settings = new RelaycpSettings(DataSize.ofMebibytes(100), 1,
+        CopyOverheads.NONE);
+    PlanInput even = withRelaycp(
+        input(files(1, 6000), spread, site(3, 1000, 1000), machine(10, 100, 0)), settings);
+    PlanInput one = withRelaycp(
+        input(files(1, 6000), onOne, site(3, 1000, 1000), machine(10, 100, 0)), settings);
+
+    assertThat(model.estimate(one, 4).seconds()).isCloseTo(150, within(3.0));
+    assertThat(model.estimate(even, 4).seconds()).isCloseTo(6000.0 / 70, within(6.0));
+    // Without spawned relays the two other datanode relays fetch 20 MiB/s of it, within reach.
+    assertThat(model.estimate(one, 0).seconds())
+        .isCloseTo(model.estimate(even, 0).seconds(), within(1e-6));
+  }
+
+  @Test
   void theDestinationAbsorbsLessWithReplication() {
     Site destination = new Site(1, Inputs.mebibytesPerSecond(100), Inputs.mebibytesPerSecond(60), 3);
     PlanInput input =
