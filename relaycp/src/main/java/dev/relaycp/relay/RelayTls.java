@@ -162,7 +162,7 @@ public final class RelayTls {
 
   /** Puts TLS first in an accepted connection's pipeline. */
   void addServer(Channel channel) {
-    SslHandler handler = server.newHandler(channel.alloc());
+    SslHandler handler = withoutOwnDeadline(server.newHandler(channel.alloc()));
     SSLParameters parameters = handler.engine().getSSLParameters();
     parameters.setUseCipherSuitesOrder(!fastAes);
     handler.engine().setSSLParameters(parameters);
@@ -171,7 +171,19 @@ public final class RelayTls {
 
   /** Puts TLS first in an outgoing connection's pipeline. */
   void addClient(Channel channel) {
-    channel.pipeline().addFirst(HANDLER, client.newHandler(channel.alloc()));
+    channel.pipeline().addFirst(HANDLER, withoutOwnDeadline(client.newHandler(channel.alloc())));
+  }
+
+  /**
+   * Turns off Netty's own 10 s limit on the TLS handshake. The connection's deadlines already
+   * cover it: a relay's {@code relaycp.relay.handshake-timeout-seconds} runs from the accept to
+   * the proof of the secret, a driver's attempt has its own, and a silent peer is dropped by
+   * the keep-alive's silence timeout. Netty's limit instead closed slow handshakes of fresh
+   * relay JVMs on busy hosts mid-way, which a driver can only read as a refusal.
+   */
+  static SslHandler withoutOwnDeadline(SslHandler handler) {
+    handler.setHandshakeTimeoutMillis(0);
+    return handler;
   }
 
   /**

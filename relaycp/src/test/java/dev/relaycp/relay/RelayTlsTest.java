@@ -55,6 +55,41 @@ class RelayTlsTest {
   }
 
   @Test
+  void tlsLeavesTheHandshakesDeadlineToTheRelayAndTheDriver() throws Exception {
+    Channel[] accepted = new Channel[1];
+    Channel listener = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel channel) {
+            FAST.addServer(channel);
+            accepted[0] = channel;
+          }
+        })
+        .bind("127.0.0.1", 0).sync().channel();
+    try {
+      Channel channel = new Bootstrap().group(loops).channel(NioSocketChannel.class)
+          .handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel channel) {
+              FAST.addClient(channel);
+            }
+          })
+          .connect((InetSocketAddress) listener.localAddress()).sync().channel();
+      try {
+        assertThat(channel.pipeline().get(SslHandler.class).getHandshakeTimeoutMillis()).isZero();
+        assertThat(channel.pipeline().get(SslHandler.class).handshakeFuture()
+            .await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(accepted[0].pipeline().get(SslHandler.class).getHandshakeTimeoutMillis())
+            .isZero();
+      } finally {
+        channel.close().sync();
+      }
+    } finally {
+      listener.close().sync();
+    }
+  }
+
+  @Test
   void thisJvmRunsAesFastUnlessC2IsOff() {
     // The test JVM runs the default tiered JIT; on a CPU with AES-NI that is the fast case.
     boolean c1Only = java.lang.management.ManagementFactory.getRuntimeMXBean()
