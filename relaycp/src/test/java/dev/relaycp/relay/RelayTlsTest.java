@@ -13,7 +13,10 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,37 +59,11 @@ class RelayTlsTest {
 
   @Test
   void tlsLeavesTheHandshakesDeadlineToTheRelayAndTheDriver() throws Exception {
-    Channel[] accepted = new Channel[1];
-    Channel listener = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel channel) {
-            FAST.addServer(channel);
-            accepted[0] = channel;
-          }
-        })
-        .bind("127.0.0.1", 0).sync().channel();
-    try {
-      Channel channel = new Bootstrap().group(loops).channel(NioSocketChannel.class)
-          .handler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel channel) {
-              FAST.addClient(channel);
-            }
-          })
-          .connect((InetSocketAddress) listener.localAddress()).sync().channel();
-      try {
-        assertThat(channel.pipeline().get(SslHandler.class).getHandshakeTimeoutMillis()).isZero();
-        assertThat(channel.pipeline().get(SslHandler.class).handshakeFuture()
-            .await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(accepted[0].pipeline().get(SslHandler.class).getHandshakeTimeoutMillis())
-            .isZero();
-      } finally {
-        channel.close().sync();
-      }
-    } finally {
-      listener.close().sync();
-    }
+    List<Long> deadlines = connected(FAST, FAST, (channel, accepted) -> List.of(
+        channel.pipeline().get(SslHandler.class).getHandshakeTimeoutMillis(),
+        accepted.pipeline().get(SslHandler.class).getHandshakeTimeoutMillis()));
+
+    assertThat(deadlines).containsExactly(0L, 0L);
   }
 
   @Test
@@ -103,11 +80,24 @@ class RelayTlsTest {
 
   /** The suite a client of {@code client} and a server of {@code server} agree on. */
   private static String negotiated(RelayTls client, RelayTls server) throws Exception {
+    return connected(client, server, (channel, accepted) ->
+        channel.pipeline().get(SslHandler.class).engine().getSession().getCipherSuite());
+  }
+
+  /**
+   * What {@code check} reads of a loopback connection from a client of {@code client} to a
+   * server of {@code server} once its TLS handshake is done: the client's channel and the one
+   * the server accepted.
+   */
+  private static <T> T connected(RelayTls client, RelayTls server,
+      BiFunction<Channel, Channel, T> check) throws Exception {
+    CompletableFuture<Channel> accepted = new CompletableFuture<>();
     Channel listener = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel channel) {
             server.addServer(channel);
+            accepted.complete(channel);
           }
         })
         .bind("127.0.0.1", 0).sync().channel();
@@ -125,7 +115,7 @@ class RelayTlsTest {
         assertThat(tls.handshakeFuture().await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(tls.handshakeFuture().isSuccess()).as("%s", tls.handshakeFuture().cause())
             .isTrue();
-        return tls.engine().getSession().getCipherSuite();
+        return check.apply(channel, accepted.get(10, TimeUnit.SECONDS));
       } finally {
         channel.close().sync();
       }
