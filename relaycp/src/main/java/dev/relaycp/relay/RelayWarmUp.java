@@ -87,8 +87,7 @@ public final class RelayWarmUp {
     EventLoopGroup loop = new NioEventLoopGroup(1, new DefaultThreadFactory("warm-up", true));
     try (RelayServer server = RelayServer.start(loopbackTwin(settings))) {
       Path source = writeSource(scratch.resolve("source"), bytes);
-      RelayAddress self = RelayAddress.of(
-          server.localAddress().getAddress().getHostAddress(), server.localAddress().getPort());
+      RelayAddress self = loopbackAddress(server.localAddress());
       BlockingQueue<RelayMessage> answers = new LinkedBlockingQueue<>();
       server.allowLocalRoot(scratch.toUri());
       RelayConnection connection = RelayConnector.of(loop, settings.secret())
