@@ -21,10 +21,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Locality: {@link #take(String)} gives a reader relay the chunks whose blocks its host
  * holds first, so they are read from local disk. A reader with no local work left takes,
  * in order, chunks of a host that has no reader (nobody reads those locally) or of no known
- * host, then chunks from the host with the most chunks waiting (the longest backlog). Each
- * chunk waits
- * in the global queue and in a queue per host that holds it; a chunk taken through one queue
- * is skipped in the others when they reach it.
+ * host, then chunks from the holder whose link has the most to spare: the most chunks waiting
+ * per remote read it serves already (each chunk in flight to a reader on another host counts
+ * on each of its holders). A holder's one link carries its own reader's traffic and every
+ * remote read of its blocks, so readers that all steal from the longest backlog would crowd
+ * one link while another holder's sits idle. Each chunk waits in the global queue and in a
+ * queue per host that holds it; a chunk taken through one queue is skipped in the others when
+ * they reach it.
  */
 public final class ChunkQueue {
   private final ReentrantLock lock = new ReentrantLock();
@@ -36,6 +39,10 @@ public final class ChunkQueue {
   /** Per host, how many of the chunks in its queue still wait (its queue may hold taken ones). */
   private final Map<String, Integer> waitingByHost = new HashMap<>();
   private final Map<String, Integer> readerHosts = new HashMap<>();
+  /** Per holder host, chunks of its blocks in flight to readers on other hosts. */
+  private final Map<String, Integer> remoteReadsByHost = new HashMap<>();
+  /** Chunks in flight to a reader that holds none of their blocks, by chunk id. */
+  private final Map<Integer, Chunk> takenRemotely = new HashMap<>();
   private final boolean[] queued;
   private int waiting;
   private int unfinished;
@@ -123,21 +130,62 @@ public final class ChunkQueue {
       if (!readerHosts.isEmpty()) {
         Chunk orphan = pollOrphan();
         if (orphan != null) {
-          return orphan;
+          return takenBy(orphan, readerHost);
         }
-        String longest = null;
+        String freest = null;
         for (Map.Entry<String, Integer> host : waitingByHost.entrySet()) {
-          if (host.getValue() > 0
-              && (longest == null || host.getValue() > waitingByHost.get(longest))) {
-            longest = host.getKey();
+          if (host.getValue() > 0 && (freest == null || spare(host.getKey()) > spare(freest))) {
+            freest = host.getKey();
           }
         }
-        if (longest != null) {
-          return pollWaiting(byHost.get(longest));
+        if (freest != null) {
+          return takenBy(pollWaiting(byHost.get(freest)), readerHost);
         }
       }
     }
     return pollWaiting(global);
+  }
+
+  /**
+   * What a holder's link has to spare for one more remote read: its chunks waiting per remote
+   * read it serves already, plus one (so that an idle holder with one chunk waiting still comes
+   * before a busy one with two). Ties go to the longer backlog.
+   */
+  private double spare(String host) {
+    int waitingHere = waitingByHost.getOrDefault(host, 0);
+    return waitingHere / (1.0 + remoteReadsByHost.getOrDefault(host, 0)) + waitingHere * 1e-9;
+  }
+
+  /** Counts {@code chunk} as a remote read on each of its holders, unless the reader is one. */
+  private Chunk takenBy(Chunk chunk, String readerHost) {
+    if (chunk != null && !chunk.localHosts().isEmpty()
+        && !chunk.localHosts().contains(readerHost)) {
+      takenRemotely.put(chunk.id(), chunk);
+      for (String host : chunk.localHosts()) {
+        remoteReadsByHost.merge(host, 1, Integer::sum);
+      }
+    }
+    return chunk;
+  }
+
+  /** A chunk taken remotely has left flight (done or sent back). */
+  private void landed(Chunk chunk) {
+    if (takenRemotely.remove(chunk.id()) != null) {
+      for (String host : chunk.localHosts()) {
+        remoteReadsByHost.computeIfPresent(host, (any, count) -> count > 1 ? count - 1 : null);
+      }
+    }
+  }
+
+  /** Chunks of {@code host}'s blocks in flight to readers on other hosts. */
+  public int remoteReads(String host) {
+    requireNonNull(host, "host is null");
+    lock.lock();
+    try {
+      return remoteReadsByHost.getOrDefault(host, 0);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -195,6 +243,7 @@ public final class ChunkQueue {
     requireNonNull(chunk, "chunk is null");
     lock.lock();
     try {
+      landed(chunk);
       unfinished--;
       changed.signalAll();
     } finally {
@@ -207,6 +256,7 @@ public final class ChunkQueue {
     requireNonNull(chunk, "chunk is null");
     lock.lock();
     try {
+      landed(chunk);
       enqueue(chunk, true);
       changed.signalAll();
     } finally {

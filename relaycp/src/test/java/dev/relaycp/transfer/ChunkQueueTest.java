@@ -284,7 +284,7 @@ class ChunkQueueTest {
   }
 
   @Test
-  void stealingTakesFromTheLongestBacklog() throws InterruptedException {
+  void stealingStartsWithTheLongestBacklog() throws InterruptedException {
     ChunkQueue queue = new ChunkQueue(List.of(placed(0, "a"), placed(1, "b"), placed(2, "b"),
         placed(3, "b"), placed(4, "a")));
     queue.addReaderHost("a");
@@ -292,7 +292,56 @@ class ChunkQueueTest {
     queue.addReaderHost("c");
 
     assertThat(queue.take("c").id()).isEqualTo(1);
-    assertThat(queue.take("c").id()).isIn(0, 2);
+    assertThat(queue.remoteReads("b")).isEqualTo(1);
+  }
+
+  @Test
+  void stealersSpreadOverTheHoldersByWhatTheirLinksHaveToSpare() throws InterruptedException {
+    // a holds six chunks, b three; readers on c and d hold none and steal by waiting chunks
+    // per remote read (plus one): a (6/1), then b (3/1 against a's 5/2), then a (5/2 against 2/2).
+    List<Chunk> chunks = new ArrayList<>();
+    for (int id = 0; id < 6; id++) {
+      chunks.add(placed(id, "a"));
+    }
+    for (int id = 6; id < 9; id++) {
+      chunks.add(placed(id, "b"));
+    }
+    ChunkQueue queue = new ChunkQueue(chunks);
+    for (String host : List.of("a", "b", "c", "d")) {
+      queue.addReaderHost(host);
+    }
+
+    assertThat(queue.take("c").id()).isZero();
+    assertThat(queue.take("d").id()).as("b: 3 waiting, no remote read; a: 5 waiting, one")
+        .isEqualTo(6);
+    Chunk third = queue.take("c");
+    assertThat(third.id()).as("a: 5/2 against b: 2/2").isEqualTo(1);
+
+    assertThat(queue.remoteReads("a")).isEqualTo(2);
+    assertThat(queue.remoteReads("b")).isEqualTo(1);
+  }
+
+  @Test
+  void aRemoteReadLeavesItsHoldersCountWhenDoneOrSentBackAndALocalReadNeverEntersIt()
+      throws InterruptedException {
+    ChunkQueue queue = new ChunkQueue(List.of(placed(0, "a", "b"), placed(1, "a", "b"),
+        placed(2, "a")));
+    queue.addReaderHost("a");
+    queue.addReaderHost("c");
+    Chunk remote = queue.take("c");
+    Chunk local = queue.take("a");
+    assertThat(queue.remoteReads("a")).isEqualTo(1);
+    assertThat(queue.remoteReads("b")).as("a chunk counts on each of its holders").isEqualTo(1);
+
+    queue.done(local);
+    assertThat(queue.remoteReads("a")).isEqualTo(1);
+    queue.requeue(remote);
+    assertThat(queue.remoteReads("a")).isZero();
+    assertThat(queue.remoteReads("b")).isZero();
+
+    Chunk again = queue.take("c");
+    queue.done(again);
+    assertThat(queue.remoteReads("a")).isZero();
   }
 
   @Test
