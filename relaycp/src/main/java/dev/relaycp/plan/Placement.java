@@ -85,7 +85,9 @@ public record Placement(List<Group> groups) {
 
   /**
    * A placement as a what-if names it: {@code even}, {@code one} (every byte on one datanode),
-   * or sizes per datanode ({@code 2GiB,0,0}), for a site of {@code nodes} datanodes.
+   * sizes per datanode ({@code 2GiB,0,0}), or sizes per set of holders, the datanodes numbered
+   * from 1 ({@code 1+2=2GiB,3=1GiB}: 2 GiB of blocks with a replica on each of datanodes 1 and
+   * 2, 1 GiB on datanode 3 alone), for a site of {@code nodes} datanodes.
    */
   public static Placement parse(String text, int nodes, int replication) {
     requireNonNull(text, "text is null");
@@ -97,6 +99,9 @@ public record Placement(List<Group> groups) {
       return onOne(nodes, replication);
     }
     String[] parts = trimmed.split(",");
+    if (trimmed.contains("=")) {
+      return parseGroups(parts, nodes);
+    }
     if (parts.length != nodes) {
       throw new RelayCpException(INVALID_ARGUMENT, "--placement names " + parts.length
           + " datanode(s) but the source has " + nodes + "; give even, one, or one size per"
@@ -104,18 +109,59 @@ public record Placement(List<Group> groups) {
     }
     List<Long> bytes = new ArrayList<>();
     for (String part : parts) {
-      try {
-        bytes.add(DataSize.parse(part.trim()).bytes());
-      } catch (IllegalArgumentException | RelayCpException e) {
-        throw new RelayCpException(INVALID_ARGUMENT, "--placement: '" + part.trim()
-            + "' is not a size; give even, one, or one size per datanode, e.g. 4GiB,0,0", e);
-      }
+      bytes.add(size(part));
     }
     if (bytes.stream().mapToLong(Long::longValue).sum() == 0) {
       throw new RelayCpException(INVALID_ARGUMENT,
           "--placement puts no bytes anywhere; give at least one datanode a size");
     }
     return ofBytesPerNode(bytes);
+  }
+
+  private static Placement parseGroups(String[] parts, int nodes) {
+    List<Group> groups = new ArrayList<>();
+    for (String part : parts) {
+      int equals = part.indexOf('=');
+      if (equals < 0) {
+        throw new RelayCpException(INVALID_ARGUMENT, "--placement: '" + part.trim()
+            + "' has no holders; with sets of holders give each one, e.g. 1+2=2GiB,3=1GiB");
+      }
+      List<Integer> holders = new ArrayList<>();
+      for (String number : part.substring(0, equals).split("\\+")) {
+        int node;
+        try {
+          node = Integer.parseInt(number.trim());
+        } catch (NumberFormatException e) {
+          node = 0;
+        }
+        if (node < 1 || node > nodes) {
+          throw new RelayCpException(INVALID_ARGUMENT, "--placement: '" + number.trim()
+              + "' is not a datanode of the source's " + nodes + "; number them from 1, e.g."
+              + " 1+2=2GiB,3=1GiB");
+        }
+        if (!holders.contains(node - 1)) {
+          holders.add(node - 1);
+        }
+      }
+      long bytes = size(part.substring(equals + 1));
+      if (bytes > 0) {
+        groups.add(new Group(holders, bytes));
+      }
+    }
+    if (groups.isEmpty()) {
+      throw new RelayCpException(INVALID_ARGUMENT,
+          "--placement puts no bytes anywhere; give at least one set of holders a size");
+    }
+    return new Placement(groups);
+  }
+
+  private static long size(String text) {
+    try {
+      return DataSize.parse(text.trim()).bytes();
+    } catch (IllegalArgumentException | RelayCpException e) {
+      throw new RelayCpException(INVALID_ARGUMENT, "--placement: '" + text.trim()
+          + "' is not a size; give even, one, or one size per datanode, e.g. 4GiB,0,0", e);
+    }
   }
 
   /**

@@ -30,6 +30,31 @@ class PlacementTest {
   }
 
   @Test
+  void whatIfNamesSetsOfHoldersNumberedFromOne() {
+    Placement groups = Placement.parse("1+2=3GiB, 3=1GiB,2=0B", 3, 3);
+
+    assertThat(groups.groups()).containsExactly(
+        new Placement.Group(List.of(0, 1), 0.75), new Placement.Group(List.of(2), 0.25));
+    assertThat(groups.highestHolder()).isEqualTo(2);
+  }
+
+  @Test
+  void setsOfHoldersOutsideTheSiteOrWithoutBytesSayHowToWriteThem() {
+    assertThatThrownBy(() -> Placement.parse("1+4=1GiB", 3, 1))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("'4' is not a datanode of the source's 3");
+    assertThatThrownBy(() -> Placement.parse("0=1GiB", 3, 1))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("number them from 1");
+    assertThatThrownBy(() -> Placement.parse("1=1GiB,2GiB", 3, 1))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("'2gib' has no holders");
+    assertThatThrownBy(() -> Placement.parse("1=0B,2=0B", 3, 1))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("puts no bytes anywhere");
+  }
+
+  @Test
   void aWhatIfPlacementThatDoesNotFitTheSiteSaysHowToWriteIt() {
     assertThatThrownBy(() -> Placement.parse("1GiB,1GiB", 3, 1))
         .isInstanceOf(RelayCpException.class)
