@@ -7,6 +7,9 @@
 //   verify SRC DST [THREADS]
 //          compares the two trees: same relative paths, same lengths, same
 //          COMPOSITE_CRC file checksums; prints one JSON line; exit 1 on mismatch
+//   placement URI
+//          where the tree's bytes are: one JSON line, {"groups": [{"holders": [IP, ...],
+//          "bytes": N}, ...]}, one group per set of datanodes holding the same blocks
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -20,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -41,6 +45,7 @@ public class LabTool {
           System.exit(1);
         }
       }
+      case "placement" -> System.exit(placement(conf, args));
       default -> throw new IllegalArgumentException("unknown command: " + args[0]);
     }
   }
@@ -148,6 +153,27 @@ public class LabTool {
       out.put(rel, s.getLen());
     }
     return out;
+  }
+
+  static int placement(Configuration conf, String[] a) throws Exception {
+    FileSystem fs = FileSystem.get(URI.create(a[1]), conf);
+    Map<String, Long> bytesByHolders = new TreeMap<>();
+    RemoteIterator<LocatedFileStatus> it = fs.listFiles(new Path(a[1]), true);
+    while (it.hasNext()) {
+      for (BlockLocation block : it.next().getBlockLocations()) {
+        List<String> holders = new ArrayList<>();
+        for (String name : block.getNames()) {
+          holders.add("\"" + name.substring(0, name.lastIndexOf(':')) + "\"");
+        }
+        holders.sort(null);
+        bytesByHolders.merge(String.join(",", holders), block.getLength(), Long::sum);
+      }
+    }
+    List<String> groups = new ArrayList<>();
+    bytesByHolders.forEach((holders, bytes) ->
+        groups.add("{\"holders\":[" + holders + "],\"bytes\":" + bytes + "}"));
+    System.out.println("{\"groups\":[" + String.join(",", groups) + "]}");
+    return 0;
   }
 
   static int verify(Configuration conf, String[] a) throws Exception {

@@ -4,7 +4,7 @@
 LAB_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LAB_REPO=$(cd "$LAB_HOME/../.." && pwd)
 # shellcheck source=lab.conf
-LAB_DATANODES_GIVEN=${LAB_DATANODES:+yes}
+LAB_DATANODES_GIVEN=${LAB_DATANODES:+yes}${LAB_SRC_DATANODES:+yes}${LAB_DST_DATANODES:+yes}
 if [[ -n "${LAB_CONF:-}" ]]; then source "$LAB_CONF"; fi
 source "$LAB_HOME/lab.conf"
 
@@ -47,15 +47,21 @@ host_ip() {
   esac
 }
 
+# Datanodes of one site: LAB_SRC_DATANODES or LAB_DST_DATANODES, else LAB_DATANODES.
+datanode_count() {
+  if [[ $1 == src ]]; then echo "${LAB_SRC_DATANODES:-$LAB_DATANODES}"
+  else echo "${LAB_DST_DATANODES:-$LAB_DATANODES}"; fi
+}
+
 # The fixed hosts of one site, in start order.
 site_hosts() {
-  local s=$1 i
+  local s=$1
   echo "$s-nn"
-  for ((i = 1; i <= LAB_DATANODES; i++)); do echo "$s-dn$i"; done
+  datanodes "$s"
   echo "$s-client"
 }
 all_hosts() { site_hosts src; site_hosts dst; }
-datanodes() { local i; for ((i = 1; i <= LAB_DATANODES; i++)); do echo "$1-dn$i"; done; }
+datanodes() { local i n; n=$(datanode_count "$1"); for ((i = 1; i <= n; i++)); do echo "$1-dn$i"; done; }
 
 # Run a command inside a lab host: its own network namespace, hosts file (ip netns
 # exec binds /etc/netns/<ns>/hosts over /etc/hosts) and, through a UTS namespace,

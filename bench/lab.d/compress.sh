@@ -39,7 +39,8 @@ lab_compress() {
       echo $((wan1 - wan0)) > "$out/$kind/$ds.wan-bytes"
     done
   done
-  python3 - "$out" "$LAB_DATANODES" "$LAB_VE_MBIT" <<'PY' | tee "$out/compress.md"
+  local pairs; pairs=$(datanode_count src); (($(datanode_count dst) < pairs)) && pairs=$(datanode_count dst)
+  python3 - "$out" "$pairs" "$LAB_VE_MBIT" <<'PY' | tee "$out/compress.md"
 import json, os, sys
 out, nodes, ve = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 # The WAN's payload ceiling: every datanode's v_e, less the ~5% of TCP/IP headers.

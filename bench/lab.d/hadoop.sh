@@ -211,10 +211,10 @@ hadoop_up() {
   for h in $(datanodes src) $(datanodes dst); do
     start_daemon "$h" nodemanager org.apache.hadoop.yarn.server.nodemanager.NodeManager
   done
-  wait_for "src live datanodes" "$LAB_DATANODES" 180 live_datanodes src
-  wait_for "dst live datanodes" "$LAB_DATANODES" 180 live_datanodes dst
-  wait_for "src active NodeManagers" "$LAB_DATANODES" 180 active_nodemanagers src
-  wait_for "dst active NodeManagers" "$LAB_DATANODES" 180 active_nodemanagers dst
+  wait_for "src live datanodes" "$(datanode_count src)" 180 live_datanodes src
+  wait_for "dst live datanodes" "$(datanode_count dst)" 180 live_datanodes dst
+  wait_for "src active NodeManagers" "$(datanode_count src)" 180 active_nodemanagers src
+  wait_for "dst active NodeManagers" "$(datanode_count dst)" 180 active_nodemanagers dst
 }
 
 # Stop every lab JVM: TERM each recorded pid, then KILL what is left after 10 s.

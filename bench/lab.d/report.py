@@ -22,13 +22,19 @@ def main(folder):
     lab, probe, raw = parse.load_folder(folder)
     predictions, distcp_fit, spawned = calibrate.predict(
         folder, lab, probe, [run for _, run in raw if "status" not in run])
-    runs = [parse.analyse(run, lab, path[:-5] + ".csv", predictions) for path, run in raw]
+    placements = {run["dataset"]: parse.load_placement(folder, lab, run["dataset"])
+                  for _, run in raw}
+    runs = [parse.analyse(run, lab, path[:-5] + ".csv", predictions, placements[run["dataset"]])
+            for path, run in raw]
     series = {f'{r["dataset"]}-{r["tool"]}-k{r["k"]}': r.pop("_series", None) for r in runs}
     checks = output.checks(probe, runs)
     hand = parse.hand_relays_run(folder)
     targets = output.target_checks(runs, hand)
     results = output.results_document(lab, probe, runs, parse.startup_seconds(folder), spawned,
                                       checks, targets, hand)
+    # Each dataset's share of bytes per set of holders (absent: no record, taken as even).
+    results["placement"] = {ds: {"+".join(hosts): round(share, 4) for hosts, share in p.items()}
+                            for ds, p in placements.items() if p}
     json.dump(results, open(os.path.join(folder, "results.json"), "w"), indent=2)
     markdown = output.results_markdown(folder, lab, probe, runs, checks, targets, distcp_fit,
                                        spawned)

@@ -92,16 +92,30 @@ dataset_histogram() {
   echo "$out"
 }
 
-# Write a dataset into the source cluster once, from every source datanode host at
-# once (each writes its shard, so blocks start on the node that wrote them).
+# Write a dataset into the source cluster once: from every source datanode host at once,
+# each writing its shard (LAB_WRITE_FROM=every), or all of it from src-dn1 (one). Blocks
+# start on the node that wrote them. A dataset written the other way before is written again.
 gen_dataset() {
-  local ds=$1 part sub files size i n=$LAB_DATANODES
-  [[ -e "$LAB_DIR/gen.$ds" ]] && return 0
-  log "generating dataset $ds on the source cluster"
+  local ds=$1 part sub files size i n writers_from=$LAB_WRITE_FROM
+  case $writers_from in
+    every) n=$(datanode_count src) ;;
+    one) n=1 ;;
+    *) die "LAB_WRITE_FROM must be every or one, got '$writers_from'" ;;
+  esac
+  if [[ -e "$LAB_DIR/gen.$ds" ]]; then
+    # An empty record is a dataset written before LAB_WRITE_FROM, from every datanode.
+    local written; written=$(cat "$LAB_DIR/gen.$ds"); written=${written:-every}
+    [[ $written == "$writers_from" && -e "$LAB_DIR/placement.$ds.json" ]] && return 0
+    log "dataset $ds was written from '$written' (or has no placement record); writing it again from '$writers_from'"
+    fs_rm "$(nn_uri src)/lab/$ds"
+    rm -f "$LAB_DIR/gen.$ds" "$LAB_DIR/placement.$ds.json"
+  fi
+  log "generating dataset $ds on the source cluster (written from $writers_from)"
   for part in $(dataset_parts "$ds"); do
     local kind
     IFS=: read -r sub files size kind <<<"$part"
     local threads=2 writers=() w; ((size < MiB)) && threads=8
+    ((n == 1 && size < MiB)) && threads=16
     for ((i = 1; i <= n; i++)); do
       JOPTS=-Xmx256m host_java "src-dn$i" LabTool gen "$(nn_uri src)/lab/$ds/$sub" "$files" "$size" $((i - 1)) "$n" "$threads" "${kind:-random}" \
         >> "$LAB_DIR/gen.log" 2>&1 &
@@ -110,7 +124,21 @@ gen_dataset() {
     # Only the writers: relays started for an earlier dataset are this shell's children too.
     for w in "${writers[@]}"; do wait "$w" || die "generating $ds failed; see $LAB_DIR/gen.log"; done
   done
-  touch "$LAB_DIR/gen.$ds"
+  # Where its bytes ended up, for the report's limit and the planner's --placement.
+  JOPTS=-Xmx256m host_java src-client LabTool placement "$(nn_uri src)/lab/$ds" \
+    > "$LAB_DIR/placement.$ds.json" 2>> "$LAB_DIR/gen.log" \
+    || die "could not read where dataset $ds's blocks are; see $LAB_DIR/gen.log"
+  echo "$writers_from" > "$LAB_DIR/gen.$ds"
+}
+
+# Copies where each dataset's bytes are (gen_dataset's record) into a run's folder.
+keep_placements() {
+  local out=$1 ds
+  mkdir -p "$out/placement"
+  for ds in "${@:2}"; do
+    [[ -e "$LAB_DIR/placement.$ds.json" ]] && cp "$LAB_DIR/placement.$ds.json" "$out/placement/$ds.json"
+  done
+  return 0
 }
 
 # ---------------------------------------------------------------- measuring
@@ -156,13 +184,13 @@ PY
 }
 
 run_distcp() {
-  local ds=$1 runs=$2 slots=${3:-$((LAB_DATANODES * LAB_SLOTS_PER_NODE))}
+  local ds=$1 runs=$2 slots=${3:-$(($(datanode_count src) * LAB_SLOTS_PER_NODE))}
   local rj="$runs/$ds-distcp.json"
   fs_rm "$(nn_uri dst)/distcp/$ds"
-  log "DistCp $ds: -m $slots, maps on the $LAB_DATANODES source NodeManagers"
+  log "DistCp $ds: -m $slots, maps on the $(datanode_count src) source NodeManagers"
   # shellcheck disable=SC2034  # read by host_java
   local JOPTS=-Xmx256m
-  measure "$rj" distcp "$ds" 0 "$LAB_DATANODES" "$LAB_DATANODES" \
+  measure "$rj" distcp "$ds" 0 "$(datanode_count src)" "$(datanode_count dst)" \
     host_java src-client org.apache.hadoop.tools.DistCp -Ddfs.checksum.combine.mode=COMPOSITE_CRC -m "$slots" \
       "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp/$ds" \
     || log "DistCp $ds exited non-zero; see $runs/$ds-distcp.err"
@@ -186,14 +214,14 @@ dataset_spans_blocks() {
 # files span several blocks -blocksperchunk 1 (a file's blocks copied by several maps and
 # concatenated at the destination).
 run_distcp_expert() {
-  local ds=$1 runs=$2 slots=$((LAB_DATANODES * LAB_SLOTS_PER_NODE)) extra=()
+  local ds=$1 runs=$2 slots=$(($(datanode_count src) * LAB_SLOTS_PER_NODE)) extra=()
   if dataset_spans_blocks "$ds"; then extra=(-blocksperchunk 1); fi
   local rj="$runs/$ds-distcp-expert.json"
   fs_rm "$(nn_uri dst)/distcp-expert/$ds"
   log "DistCp $ds as an expert runs it: -strategy dynamic -m $slots ${extra[*]}"
   # shellcheck disable=SC2034  # read by host_java
   local JOPTS=-Xmx256m
-  measure "$rj" distcp-expert "$ds" 0 "$LAB_DATANODES" "$LAB_DATANODES" \
+  measure "$rj" distcp-expert "$ds" 0 "$(datanode_count src)" "$(datanode_count dst)" \
     host_java src-client org.apache.hadoop.tools.DistCp -Ddfs.checksum.combine.mode=COMPOSITE_CRC \
       -strategy dynamic -m "$slots" "${extra[@]}" \
       "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp-expert/$ds" \
@@ -389,9 +417,16 @@ warm_up_lab() {
   done
 }
 
-# run_relaycp DATASET K FOLDER [ROUTES [CHUNKS_IN_FLIGHT_PER_ROUTE]]
+# run_relaycp DATASET K FOLDER [RELAYS_PER_SITE [CHUNKS_IN_FLIGHT_PER_ROUTE]]
+# RELAYS_PER_SITE empty: one relay per datanode on each site (routes: the larger count).
 run_relaycp() {
-  local ds=$1 k=$2 runs=$3 routes=${4:-$LAB_DATANODES} in_flight=${5:-}
+  local ds=$1 k=$2 runs=$3 routes=${4:-} in_flight=${5:-}
+  local senders receivers
+  senders=$(datanode_count src); receivers=$(datanode_count dst)
+  if [[ -n $routes ]]; then
+    ((routes < senders)) && senders=$routes
+    ((routes < receivers)) && receivers=$routes
+  fi
   local window=()
   [[ -n $in_flight ]] && window=(-D "relaycp.copy.chunks-in-flight-per-route=$in_flight")
   local rj="$runs/$ds-relaycp-k$k.json"
@@ -404,16 +439,16 @@ run_relaycp() {
   local i srcs="" dsts="" h relay_options=()
   if [[ $LAB_RELAYS == yarn ]]; then
     # The datanode relays are YARN containers of each site's NodeManagers, one per datanode
-    # (the first $routes), started by relaycp for this copy and stopped after it.
+    # (or RELAYS_PER_SITE), started by relaycp for this copy and stopped after it.
     ensure_secret
     srcs=yarn; dsts=yarn
-    relay_options=(--relays-per-site "$routes"
+    relay_options=(${routes:+--relays-per-site "$routes"}
       --src-conf "$LAB_DIR/hosts/src-client/conf" --dst-conf "$LAB_DIR/hosts/dst-client/conf"
       -D "relaycp.yarn.relay-memory-mb=$LAB_RELAY_MB" -D "relaycp.relay.java-opts=$LAB_RELAY_JAVA_OPTS")
   else
     start_existing_relays
-    for h in $(datanodes src | head -n "$routes"); do srcs+="${srcs:+,}$h:$RELAY_PORT"; done
-    for h in $(datanodes dst | head -n "$routes"); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
+    for h in $(datanodes src | head -n "$senders"); do srcs+="${srcs:+,}$h:$RELAY_PORT"; done
+    for h in $(datanodes dst | head -n "$receivers"); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
     relay_options=(--secret-file "$LAB_DIR/secret")
   fi
   # Spawned hosts: started and released by relaycp itself through the lab's spawn service;
@@ -443,7 +478,7 @@ run_relaycp() {
   rm -f "$LAB_DIR/spawned.times"
   spawn_service_start
   log "relaycp $ds k=$k: relays $srcs -> $dsts${extra[*]:+ (${extra[*]})}"
-  measure "$rj" relaycp "$ds" "$k" "$((LAB_DATANODES + k))" "$((LAB_DATANODES + k))" "${RELAYCP_COPY[@]}" \
+  measure "$rj" relaycp "$ds" "$k" "$((senders + k))" "$((receivers + k))" "${RELAYCP_COPY[@]}" \
     || log "relaycp $ds k=$k exited non-zero; see $runs/$ds-relaycp-k$k.err"
   spawn_service_stop
   remove_spawned
@@ -533,7 +568,9 @@ lab_run() {
   if ((!quick && startup)); then
     log "measuring each tool's start-up and cost per file (datasets T, U; DistCp W and V, relaycp Y, X and Y over spawned pairs)"
     mkdir -p "$out/startup"
-    for ds in T U W Y; do gen_dataset "$ds"; done
+    # The probes' files are written from every datanode whatever LAB_WRITE_FROM says: the
+    # calibration stays the same, and only the datasets' layouts change between runs.
+    for ds in T U W Y; do LAB_WRITE_FROM=every gen_dataset "$ds"; done
     # A real cluster's namenodes, datanodes and relays are long-running daemons, warm in
     # service; the lab's have just started, and on two cores their JIT compilers take some
     # ten thousand files to settle: fourteen copies of W (1,200 files) in a row took 26.2,
@@ -547,12 +584,12 @@ lab_run() {
     done
     # DistCp's cost per file may depend on the maps copying at once (they share the namenodes
     # and, here, two cores): V is one map, beside W's every slot.
-    if [[ ,$tools, == *,distcp,* ]]; then gen_dataset V; run_distcp V "$out/startup" 1; fi
+    if [[ ,$tools, == *,distcp,* ]]; then LAB_WRITE_FROM=every gen_dataset V; run_distcp V "$out/startup" 1; fi
     # relaycp's cost per file may stop falling with more streams (they share the namenodes
     # and two cores): X is W's 1,200 files with a quarter of Y's streams (every route, 4 chunks in flight
     # on each instead of 16), which keeps it below the routes' WAN caps.
     if [[ ,$tools, == *,relaycp,* ]]; then
-      gen_dataset X; run_relaycp X 0 "$out/startup" "$LAB_DATANODES" "$LAB_X_CHUNKS_IN_FLIGHT"
+      LAB_WRITE_FROM=every gen_dataset X; run_relaycp X 0 "$out/startup" "" "$LAB_X_CHUNKS_IN_FLIGHT"
     fi
     # A spawned relay is a fresh JVM that may pay more per file than the warm datanode relays
     # (and here it shares their cores): Y again, over every datanode route and
@@ -578,9 +615,11 @@ lab_run() {
       for k in ${ks//,/ }; do run_relaycp "$ds" "$k" "$out/runs"; done
     fi
   done
+  keep_placements "$out" ${datasets//,/ }
   python3 - "$out" <<PY
 import json, sys
-json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_site": $LAB_DATANODES,
+json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_site": $(datanode_count src),
+           "src_datanodes": $(datanode_count src), "dst_datanodes": $(datanode_count dst), "write_from": "$LAB_WRITE_FROM",
            "slots_per_node": $LAB_SLOTS_PER_NODE, "replication": $LAB_REPLICATION,
            "block_size": $LAB_BLOCK_SIZE, "boot_delay_s": $LAB_BOOT_DELAY, "spawned_java_opts": "$LAB_SPAWNED_JAVA_OPTS",
            "x_chunks_in_flight": $LAB_X_CHUNKS_IN_FLIGHT, "spawned_probe_pairs": $LAB_SPAWNED_PROBE_PAIRS, "warm_up_copies": [$LAB_WARM_UP_MIN_COPIES, $LAB_WARM_UP_COPIES],

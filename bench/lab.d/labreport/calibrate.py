@@ -8,8 +8,8 @@ import json
 import sys
 
 from .parse import (PROBE_FILE_BYTES, U_FILES, V_FILES, W_FILES, X_FILES, Y_FILES,
-                    probe_rate, relaycp_phases, spawned_probe, startup_seconds,
-                    distcp_map_costs)
+                    datanodes, load_placement, placement_option, probe_rate, relaycp_phases,
+                    routes as relaycp_routes, spawned_probe, startup_seconds, distcp_map_costs)
 
 # The planner's defaults for a DistCp map's start-up and per-file cost (DistcpSettings).
 DISTCP_TASK_SECONDS = 4.0
@@ -109,14 +109,14 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
     The start-up is what is left of T: T - f - commit - verification.
     Without phase times, F comes from the wall times, (Y - U) / (rounds(Y) - rounds(U))."""
     options = []
-    slots = lab["datanodes_per_site"] * lab["slots_per_node"]
+    slots = datanodes(lab, "src") * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
     fitted = distcp_fit or distcp_overheads(distcp, slots, external)
     if fitted is not None:
         options += distcp_options(fitted)
     if "T" in relaycp:
         per_file = None
-        routes = lab["datanodes_per_site"]
+        routes = relaycp_routes(lab)
         phases = phases or {}
         steady, steady_files = ("Y", Y_FILES) if "Y" in phases or "Y" in relaycp else ("W", W_FILES)
         rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
@@ -309,9 +309,9 @@ def predict(folder, lab, probe, runs):
     if not binary or not os.path.exists(binary) or not external or not internal:
         return {}, None, None
     out = {}
-    slots = lab["datanodes_per_site"] * lab["slots_per_node"]
-    lab_options = ["--source-nodes", str(lab["datanodes_per_site"]),
-                   "--destination-nodes", str(lab["datanodes_per_site"]),
+    slots = datanodes(lab, "src") * lab["slots_per_node"]
+    lab_options = ["--source-nodes", str(datanodes(lab, "src")),
+                   "--destination-nodes", str(datanodes(lab, "dst")),
                    "--replication", str(lab["replication"]),
                    "--internal", f"{internal:.3f}MB/s", "--external", f"{external:.3f}MB/s",
                    "--boot-seconds", str(lab["boot_delay_s"]),
@@ -331,8 +331,12 @@ def predict(folder, lab, probe, runs):
         if not sizes.get(ds):
             continue
         ks = sorted({r["k"] for r in runs if r["dataset"] == ds and r["tool"] == "relaycp"})
+        # Where the dataset's bytes were, from its blocks (the probes' were written evenly).
+        total = sum(int(count) * int(size) for count, size
+                    in (group.split("x") for group in sizes[ds].split(",")))
         common = ["--what-if", "--json", "--file-sizes", sizes[ds]] + lab_options + [
-                  "--distcp-maps", str(slots)]
+                  "--distcp-maps", str(slots),
+                  "--placement", placement_option(load_placement(folder, lab, ds), total)]
         common += options
         tools = {r["tool"] for r in runs if r["dataset"] == ds}
         variants = [("relaycp", "relaycp", f"0-{max(ks)}" if ks else "0", []),

@@ -4,7 +4,8 @@ import json
 import os
 
 from .calibrate import distcp_overheads
-from .parse import probe_rate, startup_seconds, warm_up_text
+from .parse import (datanodes, load_placement, placement_text, probe_rate, startup_seconds,
+                    warm_up_text)
 
 
 def load_matplotlib():
@@ -141,17 +142,24 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
     """results.md's text."""
     md = [f"# WAN lab results ({os.path.basename(folder)})", "",
           f"v_i = {lab['v_i_mbit']} Mbit/s, v_e = {lab['v_e_mbit']} Mbit/s per host; "
-          f"{lab['datanodes_per_site']} datanodes per site; {lab['slots_per_node']} map slots per NodeManager; "
+          f"{datanodes(lab, 'src')} source and {datanodes(lab, 'dst')} destination datanodes; "
+          f"{lab['slots_per_node']} map slots per NodeManager; "
           f"replication {lab['replication']}; boot delay {lab['boot_delay_s']} s; {lab['cores']} cores. "
           "MB = 10^6 bytes. The physical limit is the maximum flow over the hosts' links (each link's v_i "
-          "shared by in-site and WAN traffic, v_e on the WAN part; the bytes spread evenly over the source "
-          "datanodes; replicas crossing the destination's links; labreport/flow.py), on the wire "
+          "shared by in-site and WAN traffic, v_e on the WAN part; the bytes where each dataset's blocks "
+          "were, below; replicas crossing the destination's links; labreport/flow.py), on the wire "
           "(TCP/IP headers take about 5% of it, so ~95% is the payload ceiling); the links that bound it "
           "are listed under the table. "
           "'limit MB/s' counts every host of the run; 'steady limit' averages it over the steady window "
           "(middle 80% of the bytes), counting a spawned host only once its boot delay has passed, and "
           "'fraction' is the steady MB/s over the steady limit.",
-          "", "## Caps (iperf3)", "", "| kind | from | to | Mbit/s | cap | % of cap |", "|---|---|---|---|---|---|"]
+          "", "## Where the bytes were", "",
+          f"Written from {'src-dn1 alone' if lab.get('write_from') == 'one' else 'every source datanode'}; "
+          "each datanode's share of each dataset's bytes, from its blocks' locations "
+          "(`placement/`; a block with several replicas counts on each):", ""]
+    for ds in sorted({r["dataset"] for r in runs}):
+        md.append(f"- {ds}: {placement_text(load_placement(folder, lab, ds), lab)}")
+    md += ["", "## Caps (iperf3)", "", "| kind | from | to | Mbit/s | cap | % of cap |", "|---|---|---|---|---|---|"]
     for p in probe:
         md.append(f"| {p['kind']} | {p['from']} | {p['to']} | {p['mbit_per_s']} | {p['cap_mbit']} | "
                   f"{100 * p['mbit_per_s'] / p['cap_mbit']:.1f} |")
@@ -222,7 +230,7 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
            "per-map timings in `*-distcp-maps.txt`:", ""]
     external = probe_rate(probe, "cross-site")
     fitted = distcp_fit or distcp_overheads(
-        d, lab["datanodes_per_site"] * lab["slots_per_node"], external * 1e6 if external else None)
+        d, datanodes(lab, "src") * lab["slots_per_node"], external * 1e6 if external else None)
     if fitted:
         md += [f"DistCp solved from them: job start-up {fmt(fitted['job'])} s, task start-up "
                f"{fmt(fitted['task'])} s, a lone map's cost per file {fmt(fitted['lone_per_file'], 3)} s, "
@@ -260,7 +268,7 @@ def draw_charts(folder, lab, runs, series):
             ax.text(0.5, 0.5, "relaycp: not run yet", ha="center", transform=ax.transAxes)
         for r in runs:
             if r["dataset"] == ds and r["tool"] == "distcp" and r.get("wall_seconds"):
-                ax.axhline(r["wall_seconds"], color="C3", label=f"DistCp (-m {lab['datanodes_per_site'] * lab['slots_per_node']})")
+                ax.axhline(r["wall_seconds"], color="C3", label=f"DistCp (-m {datanodes(lab, 'src') * lab['slots_per_node']})")
             if r["dataset"] == ds and r["tool"] == "distcp-expert" and r.get("wall_seconds"):
                 ax.axhline(r["wall_seconds"], color="C4", ls="--", label="DistCp as an expert runs it")
         ks = [int(k) for k in str(lab.get("k", "0")).split(",") if k.strip().isdigit()]

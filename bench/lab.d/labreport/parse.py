@@ -57,12 +57,74 @@ def timeline(csv_path):
     return rows
 
 
+def datanodes(lab, side):
+    """Datanodes of one site ("src" or "dst"); runs before 2026-11-25 had one count for both."""
+    return lab.get(f"{side}_datanodes", lab["datanodes_per_site"])
+
+
+def routes(lab):
+    """relaycp's datanode routes: one relay per datanode on each site, so the larger count."""
+    return max(datanodes(lab, "src"), datanodes(lab, "dst"))
+
+
+def load_placement(folder, lab, dataset):
+    """Where a dataset's bytes were on the source cluster (run.sh's placement/<dataset>.json,
+    from its blocks' locations) as flow.py's {holder hosts: share}; None where the run has no
+    record, which the limit reads as spread evenly. A holder is named from its address: the
+    lab numbers a site's datanodes from .11 (common.sh, host_ip)."""
+    path = os.path.join(folder, "placement", f"{dataset}.json")
+    if not os.path.exists(path):
+        return None
+    groups = json.load(open(path)).get("groups") or []
+    total = sum(g["bytes"] for g in groups)
+    if not total:
+        return None
+    placement = {}
+    count = datanodes(lab, "src")
+    for group in groups:
+        hosts = []
+        for address in group["holders"]:
+            number = int(address.rsplit(".", 1)[1]) - 10
+            if not 1 <= number <= count:
+                raise ValueError(f"{path}: {address} is not one of the {count} source datanodes")
+            hosts.append(f"src-dn{number}")
+        key = tuple(sorted(hosts))
+        placement[key] = placement.get(key, 0.0) + group["bytes"] / total
+    return placement
+
+
+def placement_text(placement, lab):
+    """A placement as the report states it: each source datanode's share of the bytes it holds
+    (a block on several counts on each)."""
+    if placement is None:
+        return "no record (taken as spread evenly)"
+    shares = {}
+    for hosts, share in placement.items():
+        for host in hosts:
+            shares[host] = shares.get(host, 0.0) + share
+    count = datanodes(lab, "src")
+    return ", ".join(f"dn{i} {100 * shares.get(f'src-dn{i}', 0.0):.0f}%" for i in range(1, count + 1))
+
+
+def placement_option(placement, total_bytes):
+    """The planner's --placement for a recorded placement of `total_bytes`: "even" without a
+    record, else each set of holders (datanode numbers from 1, joined by +) with its bytes,
+    e.g. "1=8589934592B,2+3=0B" (Placement.parse)."""
+    if placement is None:
+        return "even"
+    parts = []
+    for hosts, share in sorted(placement.items()):
+        numbers = "+".join(str(int(host.rsplit("dn", 1)[1])) for host in hosts)
+        parts.append(f"{numbers}={round(share * total_bytes)}B")
+    return ",".join(parts)
+
+
 def hosts_up(run, lab, side, t):
     """Hosts of one side (src sends, dst receives) that exist at epoch time t: the datanodes,
     and each spawned host once its boot delay has passed; never more than the run used at
     once (its senders or receivers), since a spawned host that failed was replaced by
     another."""
-    up = lab["datanodes_per_site"]
+    up = datanodes(lab, side)
     for host, at in (run.get("spawned_up_at") or {}).items():
         if host.startswith(side + "-") and at <= t:
             up += 1
@@ -71,28 +133,34 @@ def hosts_up(run, lab, side, t):
 
 
 @functools.lru_cache(maxsize=None)
-def _flow_limit(v_e, v_i, senders, receivers, datanodes, replication):
-    return flow.copy_limit(v_e, v_i, senders, datanodes, receivers,
+def _flow_limit(v_e, v_i, senders, receivers, src_datanodes, dst_datanodes, replication,
+                placement):
+    return flow.copy_limit(v_e, v_i, senders, src_datanodes, receivers, dst_datanodes,
+                           placement=dict(placement) if placement else None,
                            replication=replication, source_replication=replication)
 
 
-def flow_limit(lab, senders, receivers):
+def flow_limit(lab, senders, receivers, placement=None):
     """The physical limit with these many hosts sending and receiving (datanodes first, then
     spawned hosts), in MB/s of wire bytes, and the links that bound it: the maximum flow over
-    the hosts' links (flow.py), with the bytes spread evenly over the source datanodes and
-    the lab's replication on both sites. Without v_i in the lab's record, in-site links are
-    taken as unlimited: the least of the summed v_e of the senders and of the receivers."""
+    the hosts' links (flow.py), with the bytes where `placement` says (None: spread evenly over
+    the source datanodes) and the lab's replication on both sites. Without v_i in the lab's
+    record, in-site links are taken as unlimited: the least of the summed v_e of the senders
+    and of the receivers."""
     v_i = lab.get("v_i_mbit")
+    frozen = tuple(sorted(placement.items())) if placement else None
     rate, links = _flow_limit(lab["v_e_mbit"] / 8.0, v_i / 8.0 if v_i else None, senders,
-                              receivers, lab["datanodes_per_site"], lab.get("replication", 1))
+                              receivers, datanodes(lab, "src"), datanodes(lab, "dst"),
+                              lab.get("replication", 1), frozen)
     return round(rate, 3), links
 
 
-def limit_at(run, lab, t):
+def limit_at(run, lab, t, placement=None):
     """The physical limit at time t, in MB/s of wire bytes, over the hosts that exist then."""
     if "spawned_up_at" not in run:
-        return flow_limit(lab, run.get("senders", 0), run.get("receivers", 0))[0]
-    return flow_limit(lab, hosts_up(run, lab, "src", t), hosts_up(run, lab, "dst", t))[0]
+        return flow_limit(lab, run.get("senders", 0), run.get("receivers", 0), placement)[0]
+    return flow_limit(lab, hosts_up(run, lab, "src", t), hosts_up(run, lab, "dst", t),
+                      placement)[0]
 
 
 # Each tool's own processes, whose CPU is the tool's cost (process_cpu.py's roles).
@@ -119,7 +187,9 @@ def process_cpu(run, cpu_path):
     return out
 
 
-def analyse(run, lab, csv_path, predictions):
+def analyse(run, lab, csv_path, predictions, placement=None):
+    """One copy against the physical limit (its dataset's bytes where `placement` says) and
+    its prediction."""
     bytes_ = (run.get("verify") or {}).get("bytes")
     wall = run.get("wall_seconds")
     out = dict(run)
@@ -127,7 +197,7 @@ def analyse(run, lab, csv_path, predictions):
     cpu = process_cpu(run, csv_path[:-len(".csv")] + ".cpu")
     if cpu:
         out["process_cpu"] = cpu
-    limit, bound_by = flow_limit(lab, run.get("senders", 0), run.get("receivers", 0))
+    limit, bound_by = flow_limit(lab, run.get("senders", 0), run.get("receivers", 0), placement)
     out["physical_limit_mb_per_s"] = limit
     if bound_by:
         out["limit_bound_by"] = bound_by
@@ -175,7 +245,8 @@ def analyse(run, lab, csv_path, predictions):
             # plain limit.
             steps = 200
             dt = (t90 - t10) / steps
-            window_limit = sum(limit_at(run, lab, t10 + (i + 0.5) * dt) for i in range(steps)) / steps
+            window_limit = sum(limit_at(run, lab, t10 + (i + 0.5) * dt, placement)
+                               for i in range(steps)) / steps
             out["steady_limit_mb_per_s"] = round(window_limit, 3)
             if window_limit:
                 out["fraction_of_limit"] = round(out["steady_mb_per_s"] / window_limit, 3)

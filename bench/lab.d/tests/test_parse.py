@@ -66,6 +66,52 @@ def test_in_site_links_bound_the_limit_where_the_lab_records_them():
     assert parse.flow_limit(lab, 3, 3) == (1.0, ["src-dn1: link out (v_i)"])
 
 
+def write_placement(folder, dataset, groups):
+    (folder / "placement").mkdir(exist_ok=True)
+    (folder / "placement" / f"{dataset}.json").write_text(json.dumps(
+        {"groups": [{"holders": holders, "bytes": size} for holders, size in groups]}))
+
+
+def test_a_recorded_placement_names_the_holders_by_their_lab_address(tmp_path):
+    lab = {"v_e_mbit": 8, "datanodes_per_site": 3}
+    write_placement(tmp_path, "L", [(["10.77.1.11"], 300), (["10.77.1.12", "10.77.1.13"], 100)])
+
+    placement = parse.load_placement(tmp_path, lab, "L")
+
+    assert placement == {("src-dn1",): 0.75, ("src-dn2", "src-dn3"): 0.25}
+    assert parse.placement_text(placement, lab) == "dn1 75%, dn2 25%, dn3 25%"
+    assert parse.placement_option(placement, 4000) == "1=3000B,2+3=1000B"
+    assert parse.load_placement(tmp_path, lab, "S") is None
+    assert parse.placement_option(None, 4000) == "even"
+
+
+def test_a_holder_outside_the_source_datanodes_is_an_error(tmp_path):
+    write_placement(tmp_path, "L", [(["10.77.1.14"], 300)])
+
+    with pytest.raises(ValueError, match="not one of the 3 source datanodes"):
+        parse.load_placement(tmp_path, {"datanodes_per_site": 3}, "L")
+
+
+def test_bytes_on_one_datanode_bound_the_limit_by_its_link():
+    # Three datanodes a site with v_i = 4 v_e (v_e 1 MB/s): spread, each sends its own at v_e;
+    # all on dn1, its link (4 MB/s) carries every byte, its own WAN part and the other
+    # readers' fetches alike.
+    lab = {"v_e_mbit": 8, "v_i_mbit": 32, "datanodes_per_site": 3, "replication": 1}
+
+    assert parse.flow_limit(lab, 3, 3)[0] == 3.0
+    assert parse.flow_limit(lab, 7, 7, {("src-dn1",): 1.0}) == (4.0, ["src-dn1: link out (v_i)"])
+
+
+def test_each_site_has_its_own_datanode_count():
+    lab = {"v_e_mbit": 8, "datanodes_per_site": 2, "src_datanodes": 2, "dst_datanodes": 4}
+
+    assert parse.datanodes(lab, "src") == 2 and parse.datanodes(lab, "dst") == 4
+    assert parse.routes(lab) == 4
+    assert parse.hosts_up({}, lab, "dst", 0.0) == 4
+    # Two readers send at most 2 MB/s however many datanodes write.
+    assert parse.flow_limit(lab, 2, 4)[0] == 2.0
+
+
 def test_the_folder_is_read_with_its_runs_in_name_order(tmp_path):
     (tmp_path / "runs").mkdir()
     (tmp_path / "lab.json").write_text(json.dumps(LAB))
