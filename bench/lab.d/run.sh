@@ -352,15 +352,21 @@ serve_spawn_request() {
   net_add_namespace "$h"
   mkdir -p "$LAB_DIR/hosts/$h/logs" "$LAB_DIR/pids"
   [[ -d "$LAB_DIR/hosts/$h/conf" ]] || write_conf "$h"
+  echo "$(host_ip "$h"):$RELAY_PORT" > "$LAB_DIR/spawn/replies/$name"
+  log "spawning $h for relaycp ($name); it boots for ${LAB_BOOT_DELAY}s"
+  # A VM starts its relay at the end of its boot: the relay's JVM starts LAB_SPAWNED_START_LEAD
+  # seconds before the host is attached, not at the request.
+  local lead=$LAB_SPAWNED_START_LEAD
+  ((lead > LAB_BOOT_DELAY)) && lead=$LAB_BOOT_DELAY
+  sleep "$((LAB_BOOT_DELAY - lead))"
+  ip netns list | awk '{print $1}' | grep -qx "$(ns_of "$h")" && \
   LAB_PIDFILE="$LAB_DIR/pids/$h.relay" in_host "$h" env JAVA_HOME="$JAVA_HOME" \
     JAVA_OPTS="$LAB_SPAWNED_JAVA_OPTS" HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
     "$RELAYCP_BIN" -D "relaycp.relay.driver-timeout-seconds=${timeout:-60}" relay \
     --port "$RELAY_PORT" --secret-file "${secret:-$LAB_DIR/secret}" \
     --warm-up "$LAB_SPAWNED_WARM_UP" ${heartbeat:+--driver-heartbeat "$heartbeat"} \
     > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
-  echo "$(host_ip "$h"):$RELAY_PORT" > "$LAB_DIR/spawn/replies/$name"
-  log "spawning $h for relaycp ($name); it boots for ${LAB_BOOT_DELAY}s"
-  sleep "$LAB_BOOT_DELAY"
+  sleep "$lead"
   # relaycp may have released the host while it booted (the copy ended first).
   # LAB_SLOW_SPAWNED=1: source hosts of odd slots get half the WAN cap, so half the pairs
   # are slow, as unequal VMs of one type are in a cloud (what pre-testing is for).
