@@ -8,6 +8,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -38,42 +39,89 @@ public final class RelayHopBenchmark {
 
   private RelayHopBenchmark() {}
 
+  /** Opens a hop, sends {@code totalBytes} through it once, and closes it. */
   public static Result run(long totalBytes, int frameBytes) throws Exception {
-    NioEventLoopGroup group = new NioEventLoopGroup(2);
-    try {
-      CompletableFuture<Long> received = new CompletableFuture<>();
-      Channel server = new ServerBootstrap()
-          .group(group)
-          .channel(NioServerSocketChannel.class)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel channel) {
-              channel.pipeline().addLast(FrameCodec.newFrameDecoder(), new FrameCodec(),
-                  new MessageCodec(), new CountingSink(totalBytes, received));
-            }
-          })
-          .bind("127.0.0.1", 0).sync().channel();
-      Channel client = new Bootstrap()
-          .group(group)
-          .channel(NioSocketChannel.class)
-          .option(ChannelOption.TCP_NODELAY, true)
-          .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
-              new WriteBufferWaterMark(512 * 1024, 2 << 20))
-          .handler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel channel) {
-              channel.pipeline().addLast(new FrameCodec(), new MessageCodec());
-            }
-          })
-          .connect((InetSocketAddress) server.localAddress()).sync().channel();
-
-      byte[] pattern = new byte[frameBytes];
-      new Random(1).nextBytes(pattern);
-      ByteBuf payload = Unpooled.unreleasableBuffer(
-          Unpooled.directBuffer(frameBytes).writeBytes(pattern));
+    try (Hop hop = Hop.open(frameBytes)) {
       long started = System.nanoTime();
+      long bytes = hop.transfer(totalBytes);
+      return new Result(bytes, frameBytes, (System.nanoTime() - started) / 1e9);
+    }
+  }
+
+  /**
+   * A sender and a receiver joined by one loopback connection, kept open across transfers so
+   * that a harness (JMH) can time many on a warm connection. Not thread-safe: one transfer at
+   * a time.
+   */
+  public static final class Hop implements AutoCloseable {
+    private final NioEventLoopGroup group;
+    private final Channel server;
+    private final Channel client;
+    private final CountingSink sink;
+    private final ByteBuf payload;
+    private final int frameBytes;
+    private final Object gate = new Object();
+
+    private Hop(NioEventLoopGroup group, Channel server, Channel client, CountingSink sink,
+        ByteBuf payload, int frameBytes) {
+      this.group = group;
+      this.server = server;
+      this.client = client;
+      this.sink = sink;
+      this.payload = payload;
+      this.frameBytes = frameBytes;
+    }
+
+    /** Binds a receiver on 127.0.0.1 and connects a sender to it; frames of {@code frameBytes}. */
+    public static Hop open(int frameBytes) throws InterruptedException {
+      if (frameBytes < 1) {
+        throw new IllegalArgumentException("frameBytes must be 1 or more, got " + frameBytes);
+      }
+      NioEventLoopGroup group = new NioEventLoopGroup(2);
+      try {
+        CountingSink sink = new CountingSink();
+        Channel server = new ServerBootstrap()
+            .group(group)
+            .channel(NioServerSocketChannel.class)
+            .childHandler(new ChannelInitializer<SocketChannel>() {
+              @Override
+              protected void initChannel(SocketChannel channel) {
+                channel.pipeline().addLast(FrameCodec.newFrameDecoder(), new FrameCodec(),
+                    new MessageCodec(), sink);
+              }
+            })
+            .bind("127.0.0.1", 0).sync().channel();
+        Channel client = new Bootstrap()
+            .group(group)
+            .channel(NioSocketChannel.class)
+            .option(ChannelOption.TCP_NODELAY, true)
+            .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                new WriteBufferWaterMark(512 * 1024, 2 << 20))
+            .handler(new ChannelInitializer<SocketChannel>() {
+              @Override
+              protected void initChannel(SocketChannel channel) {
+                channel.pipeline().addLast(new FrameCodec(), new MessageCodec());
+              }
+            })
+            .connect((InetSocketAddress) server.localAddress()).sync().channel();
+        byte[] pattern = new byte[frameBytes];
+        new Random(1).nextBytes(pattern);
+        ByteBuf payload = Unpooled.unreleasableBuffer(
+            Unpooled.directBuffer(frameBytes).writeBytes(pattern));
+        return new Hop(group, server, client, sink, payload, frameBytes);
+      } catch (InterruptedException | RuntimeException e) {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        throw e;
+      }
+    }
+
+    /** Sends {@code totalBytes} and returns once the receiver has decoded them all. */
+    public long transfer(long totalBytes) throws Exception {
+      if (totalBytes < 1) {
+        throw new IllegalArgumentException("totalBytes must be 1 or more, got " + totalBytes);
+      }
+      CompletableFuture<Long> received = sink.expect(totalBytes);
       long sent = 0;
-      Object gate = new Object();
       while (sent < totalBytes) {
         while (!client.isWritable()) {
           synchronized (gate) {
@@ -84,24 +132,37 @@ public final class RelayHopBenchmark {
         client.writeAndFlush(new RelayMessage.Data(payload.retainedSlice(0, size)));
         sent += size;
       }
-      long bytes = received.get(10, TimeUnit.MINUTES);
-      double seconds = (System.nanoTime() - started) / 1e9;
-      client.close().sync();
-      server.close().sync();
-      return new Result(bytes, frameBytes, seconds);
-    } finally {
-      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+      return received.get(10, TimeUnit.MINUTES);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      try {
+        client.close().sync();
+        server.close().sync();
+      } finally {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+      }
     }
   }
 
+  /**
+   * Counts the bytes of DATA messages toward the transfer that is waiting for them. Shared
+   * only in that one instance serves the hop's one connection; its count is touched only on
+   * that connection's event loop.
+   */
+  @ChannelHandler.Sharable
   private static final class CountingSink extends SimpleChannelInboundHandler<RelayMessage> {
-    private final long expected;
-    private final CompletableFuture<Long> done;
+    private volatile CompletableFuture<Long> done = new CompletableFuture<>();
+    private volatile long expected;
     private long count;
 
-    CountingSink(long expected, CompletableFuture<Long> done) {
-      this.expected = expected;
-      this.done = done;
+    /** The next transfer's {@code bytes}: the future completes once they have arrived. */
+    CompletableFuture<Long> expect(long bytes) {
+      CompletableFuture<Long> next = new CompletableFuture<>();
+      expected = bytes;
+      done = next;
+      return next;
     }
 
     @Override
@@ -109,7 +170,9 @@ public final class RelayHopBenchmark {
       if (message instanceof RelayMessage.Data data) {
         count += data.content().readableBytes();
         if (count >= expected) {
-          done.complete(count);
+          long arrived = count;
+          count = 0;
+          done.complete(arrived);
         }
       }
     }
