@@ -147,9 +147,9 @@ public final class ChunkQueue {
   }
 
   /**
-   * What a holder's link has to spare for one more remote read: its chunks waiting per remote
-   * read it serves already, plus one (so that an idle holder with one chunk waiting still comes
-   * before a busy one with two). Ties go to the longer backlog.
+   * What a holder's link has to spare for one more remote read: its chunks waiting over the
+   * remote reads it would then serve (those in flight and this one). Ties go to the longer
+   * backlog.
    */
   private double spare(String host) {
     int waitingHere = waitingByHost.getOrDefault(host, 0);
