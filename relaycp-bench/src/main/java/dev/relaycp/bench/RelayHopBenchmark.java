@@ -109,7 +109,8 @@ public final class RelayHopBenchmark {
         ByteBuf payload = Unpooled.unreleasableBuffer(
             Unpooled.directBuffer(frameBytes).writeBytes(pattern));
         return new Hop(group, server, client, sink, payload, frameBytes);
-      } catch (InterruptedException | RuntimeException e) {
+      } catch (Throwable e) {
+        // Netty's sync() rethrows a failed bind or connect as it is, checked or not.
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         throw e;
       }
