@@ -6,7 +6,8 @@ writes it by role as JSON (name it without .json: a run folder's *.json are its 
 
 A process's CPU is counted from the first sample on (a daemon's earlier life is not the copy's)
 or from 0 when it started after the first; a process that ends is counted up to its last
-sample, so at most INTERVAL of its CPU is lost. Roles come from the command line: relaycp's
+sample, so at most INTERVAL of its CPU is lost. Namespaces made after the start (spawned relay
+hosts) are sampled from when they appear. Roles come from the command line: relaycp's
 relays and driver, DistCp's client, application master and maps, the Hadoop daemons; the
 rest of the lab's JVMs and tools are "other"."""
 import json
@@ -75,6 +76,18 @@ def sample(inodes, first, seen, roles, initial):
             pass
 
 
+def watch(namespaces, interval, keep_running):
+    """Samples every `interval` seconds while keep_running() says so; the namespaces are read
+    again each time, since a spawned relay's host is one made during the copy. Returns
+    (first, seen, roles) as sample() fills them."""
+    first, seen, roles = {}, {}, {}
+    sample(namespaces(), first, seen, roles, True)
+    while keep_running():
+        time.sleep(interval)
+        sample(namespaces(), first, seen, roles, False)
+    return first, seen, roles
+
+
 def main():
     out = sys.argv[1]
     interval = float(sys.argv[2]) if len(sys.argv) > 2 else 0.5
@@ -85,12 +98,7 @@ def main():
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    inodes = lab_namespaces()
-    first, seen, roles = {}, {}, {}
-    sample(inodes, first, seen, roles, True)
-    while running[0]:
-        time.sleep(interval)
-        sample(inodes, first, seen, roles, False)
+    first, seen, roles = watch(lab_namespaces, interval, lambda: running[0])
     hz = os.sysconf("SC_CLK_TCK")
     seconds = {}
     for key, ticks in seen.items():

@@ -17,6 +17,19 @@ def test_roles_come_from_the_command_line():
     assert process_cpu.role("iperf3 -s") == "other"
 
 
+def test_a_namespace_that_appears_after_the_first_sample_counts_its_processes_from_their_start():
+    # This test's own network namespace stands for a spawned host's, made during the copy:
+    # absent at the first sample, present at the next.
+    own = os.stat("/proc/self/ns/net").st_ino
+    looks = iter([set(), {own}])
+    rounds = iter([True, False])
+
+    first, seen, _ = process_cpu.watch(lambda: next(looks), 0.0, lambda: next(rounds))
+
+    mine = [key for key in seen if key[0] == str(os.getpid())]
+    assert mine and first[mine[0]] == 0 and seen[mine[0]] > 0
+
+
 def test_a_runs_tool_cpu_is_its_own_processes_per_gb_and_per_thousand_files(tmp_path):
     cpu = tmp_path / "L-relaycp-k0.cpu"
     cpu.write_text(json.dumps({"seconds": {"relaycp-relay": 30.0, "relaycp-driver": 10.0,
