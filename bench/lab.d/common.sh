@@ -76,3 +76,5 @@ in_host() {
 
 # Lab namespaces that exist now.
 lab_namespaces() { ip netns list 2>/dev/null | awk '{print $1}' | grep "^${LAB_PREFIX}" || true; }
+# Whether lab host $1's namespace exists now (a spawned host may be released at any time).
+host_exists() { lab_namespaces | grep -qx "$(ns_of "$1")"; }

@@ -359,7 +359,7 @@ serve_spawn_request() {
   local lead=$LAB_SPAWNED_START_LEAD
   ((lead > LAB_BOOT_DELAY)) && lead=$LAB_BOOT_DELAY
   sleep "$((LAB_BOOT_DELAY - lead))"
-  ip netns list | awk '{print $1}' | grep -qx "$(ns_of "$h")" && \
+  host_exists "$h" && \
   LAB_PIDFILE="$LAB_DIR/pids/$h.relay" in_host "$h" env JAVA_HOME="$JAVA_HOME" \
     JAVA_OPTS="$LAB_SPAWNED_JAVA_OPTS" HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
     "$RELAYCP_BIN" -D "relaycp.relay.driver-timeout-seconds=${timeout:-60}" relay \
@@ -374,7 +374,7 @@ serve_spawn_request() {
   if [[ -n ${LAB_SLOW_SPAWNED:-} && $site == src ]] && ((slot % 2 == 1)); then
     ve=$((LAB_VE_MBIT / 2))
   fi
-  if ip netns list | awk '{print $1}' | grep -qx "$(ns_of "$h")"; then
+  if host_exists "$h"; then
     net_attach_host "$h" "$ve" || log "could not attach $h (released meanwhile?)"
     echo "$h $(date +%s.%N)" >> "$LAB_DIR/spawned.times"
     log "spawned $h ($(host_ip "$h"), v_e ${ve} Mbit/s) after ${LAB_BOOT_DELAY}s"
