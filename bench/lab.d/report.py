@@ -20,10 +20,9 @@ from labreport import calibrate, output, parse  # noqa: E402
 
 def main(folder):
     lab, probe, raw = parse.load_folder(folder)
+    placements = {ds: parse.load_placement(folder, lab, ds) for ds in {run["dataset"] for _, run in raw}}
     predictions, distcp_fit, spawned = calibrate.predict(
-        folder, lab, probe, [run for _, run in raw if "status" not in run])
-    placements = {run["dataset"]: parse.load_placement(folder, lab, run["dataset"])
-                  for _, run in raw}
+        folder, lab, probe, [run for _, run in raw if "status" not in run], placements)
     runs = [parse.analyse(run, lab, path[:-5] + ".csv", predictions, placements[run["dataset"]])
             for path, run in raw]
     series = {f'{r["dataset"]}-{r["tool"]}-k{r["k"]}': r.pop("_series", None) for r in runs}
@@ -37,7 +36,7 @@ def main(folder):
                             for ds, p in placements.items() if p}
     json.dump(results, open(os.path.join(folder, "results.json"), "w"), indent=2)
     markdown = output.results_markdown(folder, lab, probe, runs, checks, targets, distcp_fit,
-                                       spawned)
+                                       spawned, placements)
     open(os.path.join(folder, "results.md"), "w").write(markdown)
     output.draw_charts(folder, lab, runs, series)
     failed = output.print_summary(open(os.path.join(folder, "results.md")).read(), checks, targets)

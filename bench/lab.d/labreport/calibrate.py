@@ -8,7 +8,7 @@ import json
 import sys
 
 from .parse import (PROBE_FILE_BYTES, U_FILES, V_FILES, W_FILES, X_FILES, Y_FILES,
-                    datanodes, load_placement, placement_option, probe_rate, relaycp_phases,
+                    datanodes, placement_option, probe_rate, relaycp_phases,
                     routes as relaycp_routes, spawned_probe, startup_seconds, distcp_map_costs)
 
 # The planner's defaults for a DistCp map's start-up and per-file cost (DistcpSettings).
@@ -174,13 +174,18 @@ def plan_json(binary, arguments):
     return json.loads(res.stdout)
 
 
+def file_groups(file_sizes):
+    """A dataset's COUNTxBYTES groups (run.sh's dataset_histogram) as (count, bytes) pairs."""
+    return [tuple(int(n) for n in group.split("x")) for group in file_sizes.split(",")
+            if "x" in group]
+
+
 def expert_distcp_options(file_sizes, lab):
     """The planner's options for DistCp as the lab's expert run starts it (run.sh's
     run_distcp_expert): the dynamic strategy, and -blocksperchunk 1 where a file of the
     dataset (COUNTxBYTES groups) spans more than one block."""
     options = ["--distcp-strategy", "dynamic"]
-    sizes = [int(group.split("x")[1]) for group in file_sizes.split(",") if "x" in group]
-    if any(size > lab["block_size"] for size in sizes):
+    if any(size > lab["block_size"] for _, size in file_groups(file_sizes)):
         options += ["--distcp-blocks-per-chunk", "1"]
     return options
 
@@ -295,14 +300,16 @@ def calibrate_spawned_factor(binary, lab_options, options, phases, probe):
         return None
 
 
-def predict(folder, lab, probe, runs):
+def predict(folder, lab, probe, runs, placements=None):
     """The planner's predicted seconds for every run, from `relaycp plan --what-if` given
     the lab's own figures: the dataset's file sizes, node counts, slots, block size, boot
     delay, and the per-host rates the cap probe measured (as `relaycp probe` would have
     recorded them), keyed by (dataset, tool, k); the DistCp fit they used; and the spawned
     relays' factor of calibrate_spawned_factor (None for each without predictions or without
-    the probes)."""
+    the probes). placements: each dataset's recorded placement (parse.load_placement); a
+    dataset without one is taken as spread evenly."""
     binary = lab.get("relaycp_bin")
+    placements = placements or {}
     external, internal = probe_rate(probe, "cross-site"), probe_rate(probe, "in-site")
     startup = startup_seconds(folder)
     sizes = lab.get("file_sizes") or {}
@@ -332,11 +339,10 @@ def predict(folder, lab, probe, runs):
             continue
         ks = sorted({r["k"] for r in runs if r["dataset"] == ds and r["tool"] == "relaycp"})
         # Where the dataset's bytes were, from its blocks (the probes' were written evenly).
-        total = sum(int(count) * int(size) for count, size
-                    in (group.split("x") for group in sizes[ds].split(",")))
+        total = sum(count * size for count, size in file_groups(sizes[ds]))
         common = ["--what-if", "--json", "--file-sizes", sizes[ds]] + lab_options + [
                   "--distcp-maps", str(slots),
-                  "--placement", placement_option(load_placement(folder, lab, ds), total)]
+                  "--placement", placement_option(placements.get(ds), total)]
         common += options
         tools = {r["tool"] for r in runs if r["dataset"] == ds}
         variants = [("relaycp", "relaycp", f"0-{max(ks)}" if ks else "0", []),

@@ -4,8 +4,7 @@ import json
 import os
 
 from .calibrate import distcp_overheads
-from .parse import (datanodes, load_placement, placement_text, probe_rate, startup_seconds,
-                    warm_up_text)
+from .parse import (datanodes, placement_text, probe_rate, startup_seconds, warm_up_text)
 
 
 def load_matplotlib():
@@ -138,8 +137,10 @@ def bound_links(links):
     return "; ".join(f"{', '.join(names)}: {kind}" for kind, names in hosts.items())
 
 
-def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit, spawned):
-    """results.md's text."""
+def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit, spawned,
+                     placements=None):
+    """results.md's text; placements as calibrate.predict takes them."""
+    placements = placements or {}
     md = [f"# WAN lab results ({os.path.basename(folder)})", "",
           f"v_i = {lab['v_i_mbit']} Mbit/s, v_e = {lab['v_e_mbit']} Mbit/s per host; "
           f"{datanodes(lab, 'src')} source and {datanodes(lab, 'dst')} destination datanodes; "
@@ -158,7 +159,7 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
           "each datanode's share of each dataset's bytes, from its blocks' locations "
           "(`placement/`; a block with several replicas counts on each):", ""]
     for ds in sorted({r["dataset"] for r in runs}):
-        md.append(f"- {ds}: {placement_text(load_placement(folder, lab, ds), lab)}")
+        md.append(f"- {ds}: {placement_text(placements.get(ds), lab)}")
     md += ["", "## Caps (iperf3)", "", "| kind | from | to | Mbit/s | cap | % of cap |", "|---|---|---|---|---|---|"]
     for p in probe:
         md.append(f"| {p['kind']} | {p['from']} | {p['to']} | {p['mbit_per_s']} | {p['cap_mbit']} | "
