@@ -78,9 +78,9 @@ public final class RelayCommand implements Callable<Integer> {
   String warmUp;
 
   @Option(names = "--announce", paramLabel = "DIR_URI", hidden = true,
-      description = {"Once listening, write host:port to a file in this directory, named by",
-          "the YARN container (how relays started through YARN tell their driver where they",
-          "listen)."})
+      description = {"Once listening, make an empty file in this directory whose name holds",
+          "the YARN container and host:port (how relays started through YARN tell their",
+          "driver where they listen)."})
   String announce;
 
   @Option(names = "--driver-heartbeat", paramLabel = "FILE_URI", hidden = true,

@@ -4,23 +4,31 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
- * A directory where relays that a resource manager placed say where they listen: one file
- * per relay, named by the relay (its container id), holding {@code host:port} in UTF-8. A
- * relay writes its file under a temporary name and renames it, so a reader never sees half
- * an address.
+ * A directory where relays that a resource manager placed say where they listen: one empty
+ * file per relay, whose name holds both the relay's name (its container id) and its address,
+ * {@code NAME@HOST%3APORT} (the address URL-encoded, so an IPv6 host's colons cannot read as
+ * a URI scheme).
+ *
+ * <p>An announcement is one empty file made in two namenode calls (create and complete; no
+ * block, so no datanode and no wait for one), and all of them are read in one listing. The
+ * name carries everything, so a reader never sees half an announcement. The file is made only
+ * inside an existing directory: a relay that starts after its driver removed the staging
+ * directory fails to announce (and stops) instead of making that directory again.
  */
 public final class RelayAnnouncements {
-  private static final String PENDING_SUFFIX = ".pending";
+  private static final char SEPARATOR = '@';
+  private static final int BUFFER_BYTES = 4096;
 
   private final FileSystem fileSystem;
   private final Path directory;
@@ -38,18 +46,22 @@ public final class RelayAnnouncements {
     return directory;
   }
 
-  /** Announces that relay {@code name} listens at {@code address} ({@code host:port}). */
+  /**
+   * Announces that relay {@code name} listens at {@code address} ({@code host:port}); throws
+   * FileNotFoundException when the directory is gone.
+   */
   public void publish(String name, String address) throws IOException {
     requireNonNull(name, "name is null");
     requireNonNull(address, "address is null");
-    Path pending = new Path(directory, name + PENDING_SUFFIX);
-    try (FSDataOutputStream out = fileSystem.create(pending, true)) {
-      out.write(address.getBytes(StandardCharsets.UTF_8));
+    if (name.isEmpty() || name.indexOf(SEPARATOR) >= 0 || name.indexOf('/') >= 0) {
+      throw new IllegalArgumentException("a relay's name must be non-empty, without '"
+          + SEPARATOR + "' or '/', got '" + name + "'");
     }
-    Path announced = new Path(directory, name);
-    if (!fileSystem.rename(pending, announced)) {
-      throw new IOException("cannot rename " + pending + " to " + announced);
-    }
+    Path announcement = new Path(directory,
+        name + SEPARATOR + URLEncoder.encode(address, StandardCharsets.UTF_8));
+    fileSystem.createNonRecursive(announcement, FsPermission.getFileDefault(), false,
+        BUFFER_BYTES, fileSystem.getDefaultReplication(directory),
+        fileSystem.getDefaultBlockSize(directory), null).close();
   }
 
   /** Every announcement so far, by relay name; empty if the directory is gone. */
@@ -62,15 +74,13 @@ public final class RelayAnnouncements {
       return addresses;
     }
     for (FileStatus file : files) {
-      String name = file.getPath().getName();
-      if (!file.isFile() || name.endsWith(PENDING_SUFFIX)) {
+      String entry = file.getPath().getName();
+      int separator = entry.indexOf(SEPARATOR);
+      if (!file.isFile() || separator <= 0 || separator == entry.length() - 1) {
         continue;
       }
-      try (FSDataInputStream in = fileSystem.open(file.getPath())) {
-        addresses.put(name, new String(in.readAllBytes(), StandardCharsets.UTF_8).strip());
-      } catch (FileNotFoundException e) {
-        // Removed since the listing: the transfer is ending.
-      }
+      addresses.put(entry.substring(0, separator),
+          URLDecoder.decode(entry.substring(separator + 1), StandardCharsets.UTF_8));
     }
     return addresses;
   }

@@ -1,40 +1,98 @@
 package dev.relaycp.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import java.io.File;
+import java.io.FileNotFoundException;
 import java.nio.file.Files;
+import java.util.List;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class RelayAnnouncementsTest {
-  @TempDir java.nio.file.Path temporary;
+  static MiniDFSCluster cluster;
+  static File localBase;
 
-  @Test
-  void readsEveryPublishedAddressByNameAndSkipsHalfWrittenOnes() throws Exception {
-    FileSystem fileSystem = FileSystem.getLocal(new Configuration());
-    Path directory = new Path(temporary.resolve("relays").toUri());
+  @BeforeAll
+  static void start() throws Exception {
+    File base = Files.createTempDirectory("announcements-test").toFile();
+    localBase = new File(base, "local");
+    Configuration configuration = new Configuration();
+    configuration.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(base, "hdfs").getPath());
+    cluster = new MiniDFSCluster.Builder(configuration).numDataNodes(1).build();
+    cluster.waitActive();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.shutdown(true);
+    }
+  }
+
+  /** The file systems announcements are made in: HDFS, as under YARN, and a local one. */
+  static Stream<FileSystem> fileSystems() throws Exception {
+    return Stream.of(cluster.getFileSystem(), FileSystem.getLocal(new Configuration()));
+  }
+
+  private static Path fresh(FileSystem fileSystem, String name) {
+    return fileSystem.getUri().getScheme().equals("hdfs")
+        ? new Path("/" + name + "-" + System.nanoTime())
+        : new Path(new File(localBase, name + "-" + System.nanoTime()).toURI());
+  }
+
+  @ParameterizedTest
+  @MethodSource("fileSystems")
+  void readsEveryAddressByNameInOneListingAndSkipsOtherEntries(FileSystem fileSystem)
+      throws Exception {
+    Path directory = fresh(fileSystem, "relays");
     fileSystem.mkdirs(directory);
     RelayAnnouncements announcements = RelayAnnouncements.in(fileSystem, directory);
 
     announcements.publish("container_1_0001_01_000002", "dn1.example.com:40123");
-    announcements.publish("container_1_0001_01_000003", "dn2.example.com:40777");
-    Files.writeString(temporary.resolve("relays/container_1_0001_01_000004.pending"), "dn3:1");
+    announcements.publish("container_1_0001_01_000003", "[fe80::1]:40777");
+    fileSystem.create(new Path(directory, "not-an-announcement")).close();
+    fileSystem.mkdirs(new Path(directory, "container_x@a-directory%3A1"));
 
     assertThat(announcements.read()).containsOnly(
         entry("container_1_0001_01_000002", "dn1.example.com:40123"),
-        entry("container_1_0001_01_000003", "dn2.example.com:40777"));
+        entry("container_1_0001_01_000003", "[fe80::1]:40777"));
+    assertThat(List.of(fileSystem.listStatus(directory)))
+        .filteredOn(status -> status.getPath().getName().startsWith("container_1"))
+        .allSatisfy(status -> assertThat(status.getLen()).isZero());
   }
 
-  @Test
-  void aRemovedDirectoryHasNoAnnouncements() throws Exception {
-    FileSystem fileSystem = FileSystem.getLocal(new Configuration());
-    RelayAnnouncements announcements = RelayAnnouncements.in(fileSystem,
-        new Path(temporary.resolve("gone").toUri()));
+  @ParameterizedTest
+  @MethodSource("fileSystems")
+  void aRelayCannotAnnounceTwiceUnderOneName(FileSystem fileSystem) throws Exception {
+    Path directory = fresh(fileSystem, "twice");
+    fileSystem.mkdirs(directory);
+    RelayAnnouncements announcements = RelayAnnouncements.in(fileSystem, directory);
+    announcements.publish("container_1_0001_01_000002", "dn1:1");
+
+    assertThatThrownBy(() -> announcements.publish("container_1_0001_01_000002", "dn1:1"))
+        .isInstanceOf(java.io.IOException.class);
+  }
+
+  @ParameterizedTest
+  @MethodSource("fileSystems")
+  void aRemovedDirectoryHasNoAnnouncementsAndIsNotMadeAgainByALateRelay(FileSystem fileSystem)
+      throws Exception {
+    Path directory = fresh(fileSystem, "gone");
+    RelayAnnouncements announcements = RelayAnnouncements.in(fileSystem, directory);
 
     assertThat(announcements.read()).isEmpty();
+    assertThatThrownBy(() -> announcements.publish("container_1_0001_01_000002", "dn1:1"))
+        .isInstanceOf(FileNotFoundException.class);
+    assertThat(fileSystem.exists(directory)).isFalse();
   }
 }
