@@ -219,6 +219,7 @@ public final class CopyDriver {
         FileSystem.SHUTDOWN_HOOK_PRIORITY + 2);
     RelayCpException failure = null;
     boolean committed = false;
+    Thread release = null;
     NioEventLoopGroup eventLoops =
         new NioEventLoopGroup(2, new DefaultThreadFactory("driver-io", true));
     ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
@@ -254,6 +255,10 @@ public final class CopyDriver {
       run.stopJoining();
       awaitWorkers(workers);
       phases.end("copying");
+      // Every byte is at the destination: nothing after this needs a relay, so the relays
+      // (containers, VMs) go while the files are completed, verified and committed, which on
+      // a large tree takes minutes of checksums. A failure later needs no route either.
+      release = releaseInBackground(routeSource);
       run.report("completing");
       List<URI> staged = run.completeFiles(pool);
       phases.end("completing");
@@ -309,6 +314,42 @@ public final class CopyDriver {
       if (!ShutdownHookManager.get().isShutdownInProgress()) {
         ShutdownHookManager.get().removeShutdownHook(stopOnSignal);
       }
+      awaitRelease(release);
+    }
+  }
+
+  /** Closes {@code routeSource} on a thread of its own, which {@link #awaitRelease} joins. */
+  private static Thread releaseInBackground(RouteSource routeSource) {
+    Thread release = new Thread(() -> {
+      try {
+        routeSource.close();
+      } catch (RuntimeException e) {
+        LOG.warn("Releasing the {} relays failed: {}", routeSource.provisioner(), e.toString());
+      }
+    }, "relay-release");
+    release.setDaemon(true);
+    release.start();
+    return release;
+  }
+
+  /**
+   * Waits for a release begun by {@link #releaseInBackground} (none: null) to end, so that no
+   * relay this copy started outlives its report; an interrupt is kept for the caller.
+   */
+  private static void awaitRelease(Thread release) {
+    if (release == null) {
+      return;
+    }
+    boolean interrupted = false;
+    while (release.isAlive()) {
+      try {
+        release.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -19,6 +19,8 @@ import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -220,6 +222,51 @@ class CopyDriverTest {
     assertThat(report.files()).isEqualTo(1);
     assertThat(read(destination, new Path("/single/multi-block.bin")))
         .isEqualTo(read(source, new Path("/data", DemoDataset.MULTI_BLOCK)));
+  }
+
+  @Test
+  void relaysAreReleasedOnceTheBytesAreCopiedBeforeAnyFileIsCommitted() throws IOException {
+    Path committed = new Path("/released/" + DemoDataset.MULTI_BLOCK);
+    AtomicReference<String> closedWhile = new AtomicReference<>();
+    AtomicReference<String> closedOn = new AtomicReference<>();
+    AtomicBoolean copyReturned = new AtomicBoolean();
+    RouteSource recording = new RouteSource() {
+      @Override
+      public List<Route> routes() {
+        return relays.routes;
+      }
+
+      @Override
+      public String provisioner() {
+        return "recording";
+      }
+
+      @Override
+      public void close() {
+        if (closedWhile.get() != null) {
+          return;
+        }
+        try {
+          closedWhile.set(destination.exists(committed) ? "committed" : "not committed");
+        } catch (IOException e) {
+          closedWhile.set(e.toString());
+        }
+        closedOn.set(Thread.currentThread().getName() + (copyReturned.get() ? " after" : ""));
+      }
+    };
+
+    CopyReport report = new CopyDriver(opener).copy(
+        CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/released"),
+            false),
+        tree -> recording, relays.secret, TransferProgress.Listener.NONE);
+    copyReturned.set(true);
+
+    assertThat(report.allVerified()).isTrue();
+    assertThat(destination.exists(committed)).isTrue();
+    assertThat(closedWhile.get()).as("what the relays' release found at the destination")
+        .isEqualTo("not committed");
+    assertThat(closedOn.get()).as("the release's thread, ended before the copy returned")
+        .isEqualTo("relay-release");
   }
 
   @Test
