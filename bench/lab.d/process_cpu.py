@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Samples, until SIGTERM, the CPU time every process in the lab's namespaces has used, and
-writes it by role as JSON (name it without .json: a run folder's *.json are its runs): {"interval_s", "clock_ticks_per_s", "seconds": {role: CPU s}}.
+writes it by role as JSON (name it without .json: a run folder's *.json are its runs): {"interval_s", "clock_ticks_per_s", "seconds": {role: CPU s}, "timeline": [[t, {role: CPU s so far}], ...]},
+the timeline with one entry per sample (t in seconds since the epoch, to line up with the
+run's started_at), so that a phase of the copy (the relays' start, say) can be told apart.
 
     python3 process_cpu.py OUT.json [INTERVAL]
 
@@ -76,15 +78,26 @@ def sample(inodes, first, seen, roles, initial):
             pass
 
 
-def watch(namespaces, interval, keep_running):
+def totals(first, seen, roles, hz):
+    """CPU seconds by role from the first sample to the last one taken."""
+    seconds = {}
+    for key, ticks in seen.items():
+        used = (ticks - first.get(key, 0)) / hz
+        seconds[roles[key]] = round(seconds.get(roles[key], 0.0) + used, 2)
+    return seconds
+
+
+def watch(namespaces, interval, keep_running, on_sample=lambda first, seen, roles: None):
     """Samples every `interval` seconds while keep_running() says so; the namespaces are read
-    again each time, since a spawned relay's host is one made during the copy. Returns
-    (first, seen, roles) as sample() fills them."""
+    again each time, since a spawned relay's host is one made during the copy. Calls
+    on_sample after each sample. Returns (first, seen, roles) as sample() fills them."""
     first, seen, roles = {}, {}, {}
     sample(namespaces(), first, seen, roles, True)
+    on_sample(first, seen, roles)
     while keep_running():
         time.sleep(interval)
         sample(namespaces(), first, seen, roles, False)
+        on_sample(first, seen, roles)
     return first, seen, roles
 
 
@@ -98,13 +111,13 @@ def main():
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    first, seen, roles = watch(lab_namespaces, interval, lambda: running[0])
     hz = os.sysconf("SC_CLK_TCK")
-    seconds = {}
-    for key, ticks in seen.items():
-        used = (ticks - first.get(key, 0)) / hz
-        seconds[roles[key]] = round(seconds.get(roles[key], 0.0) + used, 2)
-    json.dump({"interval_s": interval, "clock_ticks_per_s": hz, "seconds": seconds},
+    timeline = []
+    first, seen, roles = watch(
+        lab_namespaces, interval, lambda: running[0],
+        lambda f, s, r: timeline.append([round(time.time(), 3), totals(f, s, r, hz)]))
+    json.dump({"interval_s": interval, "clock_ticks_per_s": hz,
+               "seconds": totals(first, seen, roles, hz), "timeline": timeline},
               open(out, "w"), indent=1, sort_keys=True)
 
 

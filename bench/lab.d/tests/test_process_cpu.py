@@ -56,3 +56,25 @@ def test_the_cpu_figures_are_not_taken_for_runs(tmp_path):
     _, _, runs = parse.load_folder(str(tmp_path))
 
     assert [run for _, run in runs] == [{"dataset": "L"}]
+
+
+def test_the_timeline_has_each_samples_totals_so_far(tmp_path):
+    own = os.stat("/proc/self/ns/net").st_ino
+    rounds = iter([True, True, False])
+    timeline = []
+    hz = os.sysconf("SC_CLK_TCK")
+
+    def burn():
+        deadline = os.times().user + 0.05
+        while os.times().user < deadline:
+            pass
+
+    def on_sample(first, seen, roles):
+        timeline.append(process_cpu.totals(first, seen, roles, hz))
+        burn()
+
+    process_cpu.watch(lambda: {own}, 0.0, lambda: next(rounds), on_sample)
+
+    assert len(timeline) == 3
+    mine = [entry.get("other", 0.0) for entry in timeline]
+    assert mine[0] == 0.0 and mine[1] > 0.0 and mine[2] >= mine[1]
