@@ -7,22 +7,32 @@
 #
 #   bench/lab.d/relay_start_cpu.sh [RUNS] ["JVM OPTIONS" ...]
 #   bench/lab.d/relay_start_cpu.sh 3 "-Xmx384m" "-Xmx384m -XX:TieredStopAtLevel=1"
+#
+# The relay runs from relaycp-relay.jar, the jar a container runs (RELAY_JAR=FILE for another
+# build's, to compare two commits in one lab).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 runs=${1:-3}; shift || true
 (($# > 0)) || set -- "-Xmx384m" "-Xmx384m -XX:TieredStopAtLevel=1"
 host=src-dn1
-jar=$(ls "$LAB_REPO"/relaycp/target/relaycp-*.jar | grep -v -- '-original' | head -n 1)
+jar=${RELAY_JAR:-$LAB_REPO/relaycp/target/relaycp-relay.jar}
+[[ -f $jar ]] || die "no relay jar at $jar; build relaycp first (./mvnw package -DskipTests)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/secret"; chmod 600 "$work/secret"
+# A relay announces only inside a folder that exists (the transfer's staging folder under YARN).
+announce=/tmp/relay-start-cpu-$$
+JOPTS=-Xmx192m host_java src-client org.apache.hadoop.fs.FsShell -mkdir -p \
+  "hdfs://src-nn:8020$announce" >/dev/null
+trap 'rm -rf "$work"; JOPTS=-Xmx192m host_java src-client org.apache.hadoop.fs.FsShell -rm -r -f \
+  -skipTrash "hdfs://src-nn:8020$announce" >/dev/null 2>&1 || true' EXIT
 for options in "$@"; do
   for run in $(seq "$runs"); do
     out="$work/relay.out"; : > "$out"
     # shellcheck disable=SC2086
     NM_HOST=$host LAB_PIDFILE="$work/pid" in_host "$host" java $options \
       -cp "$LAB_DIR/hosts/$host/conf:$jar:$LAB_DIR/lib/*" dev.relaycp.cli.Main relay --port 0 \
-      --secret-file "$work/secret" --announce "hdfs://src-nn:8020/tmp/relay-start-cpu-$run" \
+      --secret-file "$work/secret" --announce "hdfs://src-nn:8020$announce" \
       > "$out" 2>&1 &
     started=$(date +%s.%N)
     until grep -q "Announced" "$out"; do
