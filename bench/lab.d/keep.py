@@ -3,9 +3,11 @@
 runs compare against (results.md, results.json, the charts, NOTES.md), never the raw logs.
 results.json keeps every figure but the per-file verification lists, which only repeat that
 each file's checksum matched (their count and the verdict stay). Everything else the run
-wrote (lab.json, probe.txt/json, cleanup.txt, the tools' .out/.err, the sampled .csv,
-iperf3's JSON, the start-up probes' runs) is packed into target/lab-raw/<name>.tar.gz, which
-report.py can be run on again once unpacked and git never sees.
+wrote (lab.json, probe.txt/json, cleanup.txt, the tools' .out/.err, the sampled .csv, the
+hosts' link samples .links-src.csv and .links-dst.csv, whose figures over each copy's
+steady window results.json keeps under `links`, iperf3's JSON, the start-up probes' runs) is
+packed into target/lab-raw/<name>.tar.gz, which report.py can be run on again once unpacked
+and git never sees.
 
     bench/lab.d/keep.py RUN_DIR bench/results/lab-<date>[-name]
 """

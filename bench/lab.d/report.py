@@ -1,6 +1,7 @@
 """Turns one lab run folder (bench/results/lab-<date>/) into results.json, results.md
 and PNG charts. Input: lab.json, probe.json, runs/<dataset>-<tool>[-k<k>].json with
-the sampler's .csv beside each, and the start-up probes in startup/.
+the sampler's .csv beside each (and, from runs that sampled them, each host's link in
+.links-src.csv and .links-dst.csv), and the start-up probes in startup/.
 
     python3 bench/lab.d/report.py RUN_DIR
 

@@ -142,13 +142,31 @@ keep_placements() {
 }
 
 # ---------------------------------------------------------------- measuring
-# Run one copy with the router's byte counters and the machine's CPU sampled.
+# Each host's bytes in and out at its bridge port, one sampler per site (links.py), into
+# BASE.links-src.csv and BASE.links-dst.csv at sample.py's cadence; their pids in link_samplers.
+link_samplers=()
+start_link_samplers() {
+  local base=$1 s
+  link_samplers=()
+  for s in src dst; do
+    ip netns exec "$(sw_of "$s")" python3 "$LAB_HOME/links.py" "$base.links-$s.csv" 0.25 &
+    link_samplers+=($!)
+  done
+}
+stop_link_samplers() {
+  local p
+  for p in "${link_samplers[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  link_samplers=()
+}
+
+# Run one copy with the router's byte counters, the machine's CPU and each host's link sampled.
 # Args: out-json tool dataset k senders receivers command...
 measure() {
   local rj=$1 tool=$2 ds=$3 k=$4 senders=$5 receivers=$6; shift 6
   local base=${rj%.json}
   ip netns exec "$ROUTER" python3 "$LAB_HOME/sample.py" "$base.csv" 0.25 &
   local spid=$! rc=0
+  start_link_samplers "$base"
   # Each lab process's CPU by role (relays, driver, DistCp's maps, the daemons).
   python3 "$LAB_HOME/process_cpu.py" "$base.cpu" 0.5 &
   local cpid=$!
@@ -159,6 +177,7 @@ measure() {
   t1=$(date +%s.%N)
   sleep 0.5
   kill "$spid"; wait "$spid" 2>/dev/null || true
+  stop_link_samplers
   kill "$cpid"; wait "$cpid" 2>/dev/null || true
   python3 - "$rj" "$tool" "$ds" "$k" "$rc" "$t0" "$t1" "$senders" "$receivers" "$*" <<'PY'
 import json, sys

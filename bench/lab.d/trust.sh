@@ -56,6 +56,7 @@ lab_resume() {
   threshold=$(python3 -c "print(int($dataset_bytes * $TRUST_AT))")
   ip netns exec "$ROUTER" python3 "$LAB_HOME/sample.py" "$out/resume.csv" 0.25 &
   local sampler=$!
+  start_link_samplers "$out/resume"
   wan0=$(wan_bytes); t0=$(date +%s.%N)
   log "relaycp $ds: first run, to be killed once $threshold of $dataset_bytes bytes have crossed"
   LAB_PIDFILE="$LAB_DIR/pids/resume-driver" "${command[@]}" > "$out/first.out" 2> "$out/first.err" &
@@ -74,6 +75,7 @@ lab_resume() {
   "${command[@]}" > "$out/second.out" 2> "$out/second.err" || rc=$?
   t3=$(date +%s.%N); wan2=$(wan_bytes)
   kill "$sampler"; wait "$sampler" 2>/dev/null || true
+  stop_link_samplers
   log "second run exited $rc after $(python3 -c "print(round($t3 - $t2, 1))") s"
   python3 - "$out/resume.json" "$ds" "$dataset_bytes" "$TRUST_AT" "$t0" "$t1" "$t2" "$t3" \
     "$wan0" "$wan1" "$wan2" "$rc" "$out/second.out" "${command[*]}" <<'PY'

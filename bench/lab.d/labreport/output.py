@@ -4,6 +4,7 @@ import json
 import os
 
 from .calibrate import distcp_overheads
+from .links import FULL
 from .parse import (datanodes, placement_text, probe_rate, startup_seconds, warm_up_text)
 
 
@@ -128,6 +129,51 @@ def cpu_markdown(runs):
             "|" + "---|" * (len(CPU_ROLES) + 6)] + rows
 
 
+def link_text(name, rate, share, cap, full=None):
+    """One measured link: "dst-dn1 in 9.12 MB/s, 91% of v_i, full 60% of the time" (of v_e "at
+    most", since a port counts in-site bytes too)."""
+    if share is None:
+        return f"{name} {rate:.2f} MB/s"
+    text = f"{name} {rate:.2f} MB/s, {'at most ' if cap == 'v_e' else ''}{100 * share:.0f}% of {cap}"
+    return text if full is None else f"{text}, full {100 * full:.0f}% of the time"
+
+
+def links_markdown(runs):
+    """Each copy's links over its steady window (labreport/links.py): the links that bound its
+    limit as measured, and the fullest; nothing when no run sampled its links."""
+    rows = []
+    for r in runs:
+        used = r.get("links")
+        if not used:
+            continue
+        bound = []
+        for link in used["bound"]:
+            host, _, kind = link["link"].partition(": ")
+            way = "in" if kind.startswith(("link in", "from")) else "out"
+            cap = "v_e" if "of_v_e" in link else "v_i"
+            bound.append(link_text(f"{host} {way}", link["mb_per_s"], link.get(f"of_{cap}"), cap,
+                                   link.get("time_full")))
+        busiest = []
+        for link in used["busiest"]:
+            cap = "v_i" if "of_v_i" in link else "v_e"
+            busiest.append(link_text(link["link"], link["mb_per_s"], link.get(f"of_{cap}"), cap,
+                                     link.get("time_full")))
+        rows.append(f"| {r['dataset']} | {r['tool']} | {r['k']} | {'; '.join(bound) or '–'} | "
+                    f"{'; '.join(busiest)} |")
+    if not rows:
+        return []
+    return ["", "## Links in the steady window", "",
+            "Each host's bytes in and out at its port on its site's bridge, sampled every 0.25 s "
+            "(bench/lab.d/links.py; `runs/*.links-src.csv`, `*.links-dst.csv`), over the same "
+            "window as steady MB/s: the links that bound the copy's physical limit, as measured, "
+            "and the fullest links of any host, by their share of v_i; each with the share of the "
+            f"window's seconds in which it carried at least {100 * FULL:.0f}% of its cap (full). A port counts "
+            "in-site and WAN bytes together, so against v_e (the cap of the WAN part) a share is "
+            "an upper bound. Every host's figures are in results.json (`links`).", "",
+            "| dataset | tool | k | the limit's links, measured | fullest links |",
+            "|---|---|---|---|---|"] + rows
+
+
 def bound_links(links):
     """flow.py's links, one phrase per kind of link: "src-dn1, src-dn2: to the other site"."""
     hosts = {}
@@ -211,6 +257,7 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
                "| dataset | k | provisioner | containers | first pair s | last route joined s |"
                " local reads | routes dropped |",
                "|---|---|---|---|---|---|---|---|"] + relay_rows
+    md += links_markdown(runs)
     md += cpu_markdown(runs)
     md += ["", "## Checks", ""] + [f"- {'PASS' if ok else 'FAIL'} {c}" for c, ok in checks_found]
     md += ["", "## Targets (issue 4; performance, so reported, not failed on)", ""]

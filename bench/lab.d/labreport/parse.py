@@ -11,7 +11,7 @@ import glob
 import json
 import os
 
-from labreport import flow
+from labreport import flow, links
 
 # The start-up probes' file counts; each file is PROBE_FILE_BYTES (run.sh's dataset_parts).
 U_FILES = 300
@@ -252,6 +252,10 @@ def analyse(run, lab, csv_path, predictions, placement=None):
                 out["fraction_of_limit"] = round(out["steady_mb_per_s"] / window_limit, 3)
             if limit:
                 out["fraction_of_full_limit"] = round(out["steady_mb_per_s"] / limit, 3)
+            # Each host's link over the same window, where the run sampled them.
+            used = links.use(csv_path[:-len(".csv")], lab, t10, t90, bound_by)
+            if used:
+                out["links"] = used
     cpu = out.get("cpu_busy_pct") or 0
     frac = out.get("fraction_of_limit") or 0
     if cpu >= 85 and frac < 0.85:
