@@ -42,14 +42,11 @@ import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.LocalResource;
-import org.apache.hadoop.yarn.api.records.LocalResourceType;
-import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.UpdatedContainer;
-import org.apache.hadoop.yarn.api.records.URL;
 import org.apache.hadoop.yarn.api.records.YarnApplicationAttemptState;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.AMRMClient;
@@ -61,7 +58,6 @@ import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
-import org.apache.hadoop.yarn.util.FSDownload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,9 +66,11 @@ import org.slf4j.LoggerFactory;
  * ApplicationMaster is unmanaged: it runs inside the driver, as a client of that cluster's
  * ResourceManager, so nothing but the product jar has to reach the nodes.
  *
- * <p>The jar is staged in a folder of the site's default file system for this transfer and
- * localized into each container (a PUBLIC resource where the cluster's folders allow, else an
- * APPLICATION one, as MapReduce ships its job jar); the folder is removed at the end. The
+ * <p>The relay jar is staged once per content in the user's folder of the site's default file
+ * system ({@link RelayJarCache}) and localized into each container (a PUBLIC resource where
+ * the cluster's folders allow, else a PRIVATE one), so a NodeManager fetches it once for all
+ * copies. The transfer's own folder beside it (heartbeat, announcements) is removed at the
+ * end. The
  * transfer secret travels in the containers' credentials, never on a command line, in the
  * environment or in a log. Each relay binds port 0 and announces {@code host:port} in the
  * staging folder; it stops once the driver's heartbeat file there is gone or still.
@@ -169,7 +167,7 @@ final class YarnSite implements AutoCloseable {
     }
     Map<String, LocalResource> resources;
     try {
-      resources = stage(fileSystem, staging, jar);
+      resources = stage(fileSystem, staging, jar, transferId);
     } catch (IOException e) {
       deleteQuietly(fileSystem, staging);
       throw HadoopFailures.translate(e, "staging the relay jar in " + staging);
@@ -218,16 +216,16 @@ final class YarnSite implements AutoCloseable {
   }
 
   /**
-   * Stages the jar in the transfer's folder and returns it as the containers' one resource.
-   * The folder is 0711 (others may pass through, not list it; what the relays announce is in
-   * a 0700 folder below) and the jar 0644, so where every folder above lets others pass too,
-   * the jar is a PUBLIC resource: each NodeManager fetches it itself, where an APPLICATION
-   * resource costs a localizer JVM per container, on a node that may be busy. Elsewhere it
-   * stays an APPLICATION resource. The secret and the relays' settings need no file: they
-   * travel in the launch context ({@link #launchContext}).
+   * Makes the transfer's folder and returns the relay jar as the containers' one resource,
+   * from the user's jar cache ({@link RelayJarCache}). The folder is 0711 (others may pass
+   * through, not list it; what the relays announce is in a 0700 folder below), and the user's
+   * folder above it lets others pass too, so that the cached jar can be a PUBLIC resource:
+   * each NodeManager fetches it itself, where a resource of the application costs a localizer
+   * JVM per container, on a node that may be busy. The secret and the relays' settings need no
+   * file: they travel in the launch context ({@link #launchContext}).
    */
-  private static Map<String, LocalResource> stage(FileSystem fileSystem, Path staging, Path jar)
-      throws IOException {
+  private static Map<String, LocalResource> stage(FileSystem fileSystem, Path staging, Path jar,
+      String transferId) throws IOException {
     FsPermission ownerOnly = new FsPermission((short) 0700);
     FsPermission passThrough = new FsPermission((short) 0711);
     fileSystem.mkdirs(staging, passThrough);
@@ -235,15 +233,7 @@ final class YarnSite implements AutoCloseable {
     letOthersPass(fileSystem, staging.getParent());
     fileSystem.mkdirs(new Path(staging, "relays"), ownerOnly);
     fileSystem.setPermission(new Path(staging, "relays"), ownerOnly);
-    Path stagedJar = new Path(staging, JAR);
-    fileSystem.copyFromLocalFile(false, true, jar, stagedJar);
-    fileSystem.setPermission(stagedJar, new FsPermission((short) 0644));
-    FileStatus status = fileSystem.getFileStatus(stagedJar);
-    LocalResourceVisibility visibility = FSDownload.isPublic(fileSystem, stagedJar, status, null)
-        ? LocalResourceVisibility.PUBLIC : LocalResourceVisibility.APPLICATION;
-    LOG.debug("Relay jar {} is localized as a {} resource", stagedJar, visibility);
-    return Map.of(JAR, LocalResource.newInstance(URL.fromPath(fileSystem.makeQualified(stagedJar)),
-        LocalResourceType.FILE, visibility, status.getLen(), status.getModificationTime()));
+    return Map.of(JAR, RelayJarCache.stage(fileSystem, staging.getParent(), jar, transferId));
   }
 
   /** Adds execute for others to the user's own staging folder (made 0700 by older versions). */

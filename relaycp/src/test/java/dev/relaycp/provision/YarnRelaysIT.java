@@ -154,7 +154,10 @@ class YarnRelaysIT {
     throw new AssertionError(site.name() + ": fewer than " + count + " relays announced");
   }
 
-  /** What is left in the relays' staging folder of {@code site}, for messages. */
+  /**
+   * What is left of the copies in the relays' staging folder of {@code site}, for messages:
+   * everything but the relay jar kept for the next copy.
+   */
   private static List<String> staged(EmbeddedSite site) throws IOException {
     FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
     org.apache.hadoop.fs.Path staging = new org.apache.hadoop.fs.Path("/tmp/relaycp-staging");
@@ -164,15 +167,30 @@ class YarnRelaysIT {
     }
     for (var user : files.listStatus(staging)) {
       for (var entry : files.listStatus(user.getPath())) {
-        left.add(entry.getPath().toUri().getPath());
+        if (!entry.getPath().getName().equals(RelayJarCache.FOLDER)) {
+          left.add(entry.getPath().toUri().getPath());
+        }
       }
     }
     return left;
   }
 
+  /** The relay jars kept in {@code site}'s staging folder for later copies. */
+  private static List<String> cachedJars(EmbeddedSite site) throws IOException {
+    FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
+    var found = files.globStatus(new org.apache.hadoop.fs.Path(
+        "/tmp/relaycp-staging/*/" + RelayJarCache.FOLDER + "/*"));
+    List<String> jars = new ArrayList<>();
+    for (var status : found == null ? new org.apache.hadoop.fs.FileStatus[0] : found) {
+      jars.add(status.getPath().getName() + "@" + status.getModificationTime());
+    }
+    return jars;
+  }
+
   @Test
   void copiesThroughYarnRelaysOnBothSitesAndLeavesNothingRunning() throws Exception {
     Result result = copy("/demo", "/copy-demo");
+    List<String> jarsAfterOneCopy = cachedJars(source);
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     JsonNode summary = result.json();
@@ -186,6 +204,14 @@ class YarnRelaysIT {
     awaitNoRelayContainers(30);
     assertThat(staged(source)).as("source staging left").isEmpty();
     assertThat(staged(destination)).as("destination staging left").isEmpty();
+    assertThat(jarsAfterOneCopy).as("the relay jar, kept for the next copy").hasSize(1);
+    assertThat(cachedJars(destination)).hasSize(1);
+
+    Result again = copy("/demo", "/copy-demo-again");
+
+    assertThat(again.exitCode()).as(again.err()).isZero();
+    assertThat(cachedJars(source)).as("the same jar, not staged again")
+        .isEqualTo(jarsAfterOneCopy);
   }
 
   @Test

@@ -1,0 +1,128 @@
+package dev.relaycp.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RelayJarCacheTest {
+  static MiniDFSCluster cluster;
+  static FileSystem fileSystem;
+  @TempDir java.nio.file.Path local;
+
+  @BeforeAll
+  static void start() throws Exception {
+    File base = Files.createTempDirectory("jar-cache-test").toFile();
+    Configuration configuration = new Configuration();
+    configuration.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
+    cluster = new MiniDFSCluster.Builder(configuration).numDataNodes(1).build();
+    cluster.waitActive();
+    fileSystem = cluster.getFileSystem();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.shutdown(true);
+    }
+  }
+
+  private Path jar(String name, byte[] content) throws Exception {
+    java.nio.file.Path file = local.resolve(name);
+    Files.write(file, content);
+    return new Path(file.toUri());
+  }
+
+  private static Path userFolder(String name) throws Exception {
+    Path folder = new Path("/staging-" + name + "/user");
+    fileSystem.mkdirs(folder, new FsPermission((short) 0711));
+    fileSystem.setPermission(folder.getParent(), new FsPermission((short) 0755));
+    fileSystem.setPermission(folder, new FsPermission((short) 0711));
+    return folder;
+  }
+
+  @Test
+  void theSameContentIsStagedOnceAndEveryLaterCopyGetsTheSameResource() throws Exception {
+    Path user = userFolder("same");
+    Path jar = jar("relay.jar", "relay classes".getBytes());
+
+    LocalResource first = RelayJarCache.stage(fileSystem, user, jar, "transfer-1");
+    Thread.sleep(10);
+    LocalResource second = RelayJarCache.stage(fileSystem, user, jar, "transfer-2");
+
+    assertThat(second.getResource()).isEqualTo(first.getResource());
+    assertThat(second.getTimestamp()).as("the NodeManagers' cache key").isEqualTo(
+        first.getTimestamp());
+    assertThat(first.getVisibility()).isEqualTo(LocalResourceVisibility.PUBLIC);
+    FileStatus[] cached = fileSystem.listStatus(new Path(user, RelayJarCache.FOLDER));
+    assertThat(cached).hasSize(1);
+    assertThat(cached[0].getPath().getName()).matches("relaycp-relay-[0-9a-f]{16}\\.jar");
+    assertThat(cached[0].getPermission()).isEqualTo(new FsPermission((short) 0644));
+    assertThat(fileSystem.getFileStatus(new Path(user, RelayJarCache.FOLDER)).getPermission())
+        .isEqualTo(new FsPermission((short) 0711));
+  }
+
+  @Test
+  void anotherContentGetsAJarOfItsOwn() throws Exception {
+    Path user = userFolder("other");
+
+    LocalResource older = RelayJarCache.stage(fileSystem, user,
+        jar("old.jar", "version 1".getBytes()), "transfer-1");
+    LocalResource newer = RelayJarCache.stage(fileSystem, user,
+        jar("new.jar", "version 2".getBytes()), "transfer-2");
+
+    assertThat(newer.getResource()).isNotEqualTo(older.getResource());
+    assertThat(fileSystem.listStatus(new Path(user, RelayJarCache.FOLDER))).hasSize(2);
+    try (var in = fileSystem.open(new Path(newer.getResource().getFile()))) {
+      assertThat(in.readAllBytes()).isEqualTo("version 2".getBytes());
+    }
+  }
+
+  @Test
+  void aCachedJarOfTheWrongLengthIsReplacedWhole() throws Exception {
+    Path user = userFolder("damaged");
+    byte[] content = new byte[100_000];
+    Arrays.fill(content, (byte) 7);
+    Path jar = jar("relay.jar", content);
+    LocalResource staged = RelayJarCache.stage(fileSystem, user, jar, "transfer-1");
+    Path cached = new Path(staged.getResource().getFile());
+    try (FSDataOutputStream out = fileSystem.create(cached, true)) {
+      out.write(content, 0, 1_000);
+    }
+
+    LocalResource again = RelayJarCache.stage(fileSystem, user, jar, "transfer-2");
+
+    assertThat(again.getResource()).isEqualTo(staged.getResource());
+    assertThat(again.getSize()).isEqualTo(content.length);
+    try (var in = fileSystem.open(cached)) {
+      assertThat(in.readAllBytes()).isEqualTo(content);
+    }
+    assertThat(fileSystem.listStatus(new Path(user, RelayJarCache.FOLDER)))
+        .as("no temporary file left").hasSize(1);
+  }
+
+  @Test
+  void aFolderOthersCannotPassMakesThePrivateResourceOfThisUser() throws Exception {
+    Path user = userFolder("closed");
+    fileSystem.setPermission(user, new FsPermission((short) 0700));
+
+    LocalResource staged = RelayJarCache.stage(fileSystem, user,
+        jar("relay.jar", "relay classes".getBytes()), "transfer-1");
+
+    assertThat(staged.getVisibility()).isEqualTo(LocalResourceVisibility.PRIVATE);
+  }
+}
