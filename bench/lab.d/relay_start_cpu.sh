@@ -12,6 +12,7 @@
 # build's, to compare two commits in one lab).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$LAB_HOME/hadoop.sh"
 runs=${1:-3}; shift || true
 (($# > 0)) || set -- "-Xmx384m" "-Xmx384m -XX:TieredStopAtLevel=1"
 host=src-dn1
