@@ -78,3 +78,18 @@ def test_the_timeline_has_each_samples_totals_so_far(tmp_path):
     assert len(timeline) == 3
     mine = [entry.get("other", 0.0) for entry in timeline]
     assert mine[0] == 0.0 and mine[1] > 0.0 and mine[2] >= mine[1]
+
+
+def test_first_seconds_sums_each_roles_cpu_up_to_the_last_sample_in_the_window():
+    import first_seconds_cpu
+    run = {"started_at": 100.0}
+    cpu = {"timeline": [[100.2, {"nodemanager": 0.0, "relaycp-relay": 0.0}],
+                        [105.0, {"nodemanager": 2.0, "relaycp-relay": 1.0}],
+                        [110.1, {"nodemanager": 3.5, "relaycp-relay": 4.0}],
+                        [116.0, {"nodemanager": 9.0, "relaycp-relay": 9.0}]]}
+
+    used, covered = first_seconds_cpu.first_seconds(run, cpu, 15)
+
+    assert used == {"nodemanager": 3.5, "relaycp-relay": 4.0}
+    assert covered == 10.1
+    assert first_seconds_cpu.first_seconds(run, {"seconds": {}}, 15) is None
