@@ -130,12 +130,16 @@ def cpu_markdown(runs):
 
 
 def link_text(name, rate, share, cap, full=None):
-    """One measured link: "dst-dn1 in 9.12 MB/s, 91% of v_i, full 60% of the time" (of v_e "at
-    most", since a port counts in-site bytes too)."""
+    """One measured link: "dst-dn1 in 9.12 MB/s, 91% of v_i, full 60% of the time". Against v_e
+    both figures are upper bounds ("at most"), since a port counts in-site bytes too; a port
+    above v_e carried in-site bytes, and says so rather than bound nothing."""
     if share is None:
         return f"{name} {rate:.2f} MB/s"
-    text = f"{name} {rate:.2f} MB/s, {'at most ' if cap == 'v_e' else ''}{100 * share:.0f}% of {cap}"
-    return text if full is None else f"{text}, full {100 * full:.0f}% of the time"
+    if cap == "v_e" and share > 1:
+        return f"{name} {rate:.2f} MB/s, above v_e: in-site bytes too, its WAN share not known"
+    bound = "at most " if cap == "v_e" else ""
+    text = f"{name} {rate:.2f} MB/s, {bound}{100 * share:.0f}% of {cap}"
+    return text if full is None else f"{text}, full {bound}{100 * full:.0f}% of the time"
 
 
 def links_markdown(runs):
@@ -168,8 +172,9 @@ def links_markdown(runs):
             "window as steady MB/s: the links that bound the copy's physical limit, as measured, "
             "and the fullest links of any host, by their share of v_i; each with the share of the "
             f"window's seconds in which it carried at least {100 * FULL:.0f}% of its cap (full). A port counts "
-            "in-site and WAN bytes together, so against v_e (the cap of the WAN part) a share is "
-            "an upper bound. Every host's figures are in results.json (`links`).", "",
+            "in-site and WAN bytes together, so against v_e (the cap of the WAN part) both figures "
+            "are upper bounds, and a port above v_e says only that it carried in-site bytes too. "
+            "Every host's figures are in results.json (`links`).", "",
             "| dataset | tool | k | the limit's links, measured | fullest links |",
             "|---|---|---|---|---|"] + rows
 

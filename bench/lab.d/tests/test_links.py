@@ -145,6 +145,21 @@ def test_a_wan_cap_is_measured_as_an_upper_bound():
                    "src-dn1 out 4.90 MB/s, 49% of v_i |")
 
 
+def test_a_wan_link_above_v_e_carried_in_site_bytes_and_bounds_nothing():
+    bound = [{"link": "src-dn1: to the other site (v_e)", "mb_per_s": 15.8, "of_v_e": 3.15,
+              "time_full": 1.0},
+             {"link": "src-sp1: to the other site (v_e)", "mb_per_s": 4.6, "of_v_e": 0.93,
+              "time_full": 0.9}]
+    busiest = [{"link": "src-dn1 out", "mb_per_s": 15.8, "of_v_i": 0.32, "time_full": 0.0}]
+
+    row = output.links_markdown([{"dataset": "L", "tool": "relaycp", "k": 6,
+                                  "links": {"bound": bound, "busiest": busiest}}])[-1]
+
+    assert row == ("| L | relaycp | 6 | src-dn1 out 15.80 MB/s, above v_e: in-site bytes too, its "
+                   "WAN share not known; src-sp1 out 4.60 MB/s, at most 93% of v_e, full at most "
+                   "90% of the time | src-dn1 out 15.80 MB/s, 32% of v_i, full 0% of the time |")
+
+
 def test_without_v_i_shares_are_of_v_e(tmp_path):
     write_links(tmp_path / "r.links-src.csv", [(0, "src-dn1", 0, 0), (2, "src-dn1", 0, 9_000_000)])
     lab = {"v_e_mbit": 40}
