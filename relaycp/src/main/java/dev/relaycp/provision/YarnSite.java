@@ -70,10 +70,9 @@ import org.slf4j.LoggerFactory;
  * system ({@link RelayJarCache}) and localized into each container (a PUBLIC resource where
  * the cluster's folders allow, else a PRIVATE one), so a NodeManager fetches it once for all
  * copies. The transfer's own folder beside it (heartbeat, announcements) is removed at the
- * end. The
- * transfer secret travels in the containers' credentials, never on a command line, in the
- * environment or in a log. Each relay binds port 0 and announces {@code host:port} in the
- * staging folder; it stops once the driver's heartbeat file there is gone or still.
+ * end. The transfer secret travels in the containers' credentials, never on a command line,
+ * in the environment or in a log. Each relay binds port 0 and announces {@code host:port} in
+ * the transfer's folder; it stops once the driver's heartbeat file there is gone or still.
  */
 final class YarnSite implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(YarnSite.class);
