@@ -9,7 +9,8 @@ import sys
 
 from .parse import (PROBE_FILE_BYTES, U_FILES, V_FILES, W_FILES, X_FILES, Y_FILES,
                     datanodes, placement_option, probe_rate, relaycp_phases,
-                    routes as relaycp_routes, spawned_probe, startup_seconds, distcp_map_costs)
+                    routes as relaycp_routes, spawned_probe, spawned_start_seconds, startup_seconds,
+                    distcp_map_costs)
 
 # The planner's defaults for a DistCp map's start-up and per-file cost (DistcpSettings).
 DISTCP_TASK_SECONDS = 4.0
@@ -269,9 +270,11 @@ def calibrate_spawned_factor(binary, lab_options, options, phases, probe):
     if not binary or probe is None or "Y" not in phases:
         return None
     measured = probe["copying"] - phases["Y"]["copying"]
-    # The probe's spawned hosts joined at `join`, not after the lab's boot delay.
+    # The probe's spawned relays served from `serving` (their hosts attached at `join`, their
+    # relays up after), not after the lab's boot delay.
     boot_at = lab_options.index("--boot-seconds") + 1
-    boot = lab_options[:boot_at] + [f"{probe['join']:.2f}"] + lab_options[boot_at + 1:]
+    served = probe["join"] + spawned_start_seconds(probe)
+    boot = lab_options[:boot_at] + [f"{served:.2f}"] + lab_options[boot_at + 1:]
 
     def model(factor, pairs):
         return plan_json(binary, ["--what-if", "--json", "--file-sizes", f"{Y_FILES}x{PROBE_FILE_BYTES}"]
@@ -317,11 +320,16 @@ def predict(folder, lab, probe, runs, placements=None):
         return {}, None, None
     out = {}
     slots = datanodes(lab, "src") * lab["slots_per_node"]
+    probe_spawned = spawned_probe(folder, lab)
+    # A spawned relay serves after its host's boot delay and then its own start, as the
+    # start-up probe measured it (on these shared cores, most of a relay's start is waiting
+    # for one).
+    boot = lab["boot_delay_s"] + spawned_start_seconds(probe_spawned)
     lab_options = ["--source-nodes", str(datanodes(lab, "src")),
                    "--destination-nodes", str(datanodes(lab, "dst")),
                    "--replication", str(lab["replication"]),
                    "--internal", f"{internal:.3f}MB/s", "--external", f"{external:.3f}MB/s",
-                   "--boot-seconds", str(lab["boot_delay_s"]),
+                   "--boot-seconds", f"{boot:.1f}",
                    "--block-size", str(lab["block_size"]), "--chunk-size", str(lab["block_size"]),
                    "--distcp-slots-per-node", str(lab["slots_per_node"])]
     distcp = startup.get("distcp", {})
@@ -331,8 +339,9 @@ def predict(folder, lab, probe, runs, placements=None):
     phases = relaycp_phases(folder)
     options = overhead_options(startup, lab, phases, external * 1e6, fit)
     spawned = calibrate_spawned_factor(binary, lab_options + ["--distcp-maps", str(slots)], options,
-                                       phases, spawned_probe(folder, lab))
+                                       phases, probe_spawned)
     if spawned:
+        spawned["start_seconds"] = round(spawned_start_seconds(probe_spawned), 2)
         options += ["--relaycp-spawned-file-factor", f"{spawned['factor']:.3f}"]
     for ds in sorted({r["dataset"] for r in runs}):
         if not sizes.get(ds):

@@ -92,8 +92,9 @@ def results_document(lab, probe, runs, startup, spawned, checks_found, targets, 
     """results.json's content."""
     results = {"lab": lab, "probe": probe, "runs": runs, "startup_seconds": startup,
                "hand_relays_L_k0": hand,
-               "spawned_file_factor": ({key: spawned[key] for key in ("factor", "copying_seconds_over_y")}
-                                       if spawned else None),
+               "spawned_file_factor": ({key: spawned[key] for key in
+                                        ("factor", "copying_seconds_over_y", "start_seconds")
+                                        if key in spawned} if spawned else None),
                "checks": [{"check": c, "passed": ok} for c, ok in checks_found],
                "targets": [{"target": c, "met": ok} for c, ok in targets],
                "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
@@ -295,7 +296,10 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
                f"{spawned['copying_seconds_over_y']:+.1f} s against Y alone, which the relaycp model gives back with a "
                f"spawned relay paying {fmt(spawned['factor'], 2)} times a datanode relay's cost per file "
                "(`--relaycp-spawned-file-factor`): a fresh JVM "
-               f"(`{lab.get('spawned_java_opts', '')}`) on the cores every other relay and daemon uses.", ""]
+               f"(`{lab.get('spawned_java_opts', '')}`) on the cores every other relay and daemon uses."
+               + (f" Its spawned relays served the copy {spawned['start_seconds']:.1f} s after their hosts "
+                  "were attached; every prediction counts a spawned relay from its boot delay plus that "
+                  "(`--boot-seconds`)." if spawned.get("start_seconds") else ""), ""]
     md += [f"- `{c}`" for c in commands]
     md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "

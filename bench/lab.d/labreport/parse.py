@@ -340,12 +340,31 @@ def distcp_map_costs(folder):
     return out
 
 
+# relaycp numbers spawned pairs' routes from here (SpawnedRelays.FIRST_ROUTE_ID).
+FIRST_SPAWNED_ROUTE = 1000
+
+
+def spawned_serving(run):
+    """Seconds from the lab's start of a relaycp copy (its JVM's) until the last spawned route
+    joined the copy, or None without one. The summary counts a route's joining from the copy's
+    own start, after the driver's JVM started; that start is put back as the time the command
+    ran beyond the summary's seconds (the JVM's exit after the summary is short)."""
+    summary = run.get("relaycp_summary") or {}
+    joined = [r["joinedSeconds"] for r in summary.get("routeRates", [])
+              if r.get("route", 0) >= FIRST_SPAWNED_ROUTE and r.get("joinedSeconds") is not None]
+    if not joined or summary.get("seconds") is None or run.get("wall_seconds") is None:
+        return None
+    return max(joined) + max(0.0, run["wall_seconds"] - summary["seconds"])
+
+
 def spawned_probe(folder, lab):
     """The last start-up probe: relaycp's Y over every datanode route and spawned pairs that
-    joined at once (startup/Y-relaycp-k<pairs>.*), as {"pairs", "copying", "join"}: copying is
-    relaycp's copying phase, join the seconds from the copy's start until the last spawned
-    host was attached. None where the run has none (before 2026-11-23 18:00), or where the copy
-    failed or dropped a route, which then says nothing about what a spawned relay pays."""
+    joined at once (startup/Y-relaycp-k<pairs>.*), as {"pairs", "copying", "join", "serving"}:
+    copying is relaycp's copying phase, join the seconds from the copy's start until the last
+    spawned host was attached, serving until its relay served the copy (spawned_serving; None
+    where the summary does not say). None where the run has none (before 2026-11-23 18:00), or
+    where the copy failed or dropped a route, which then says nothing about what a spawned relay
+    pays."""
     pairs = lab.get("spawned_probe_pairs") or 0
     path = os.path.join(folder, "startup", f"Y-relaycp-k{pairs}.json")
     if not pairs or not os.path.exists(path):
@@ -357,4 +376,14 @@ def spawned_probe(folder, lab):
     if run.get("exit_code") != 0 or not copying or summary.get("routesDropped") or len(up) < 2 * pairs:
         return None
     return {"pairs": pairs, "copying": copying,
-            "join": max(0.0, max(up.values()) - run["started_at"])}
+            "join": max(0.0, max(up.values()) - run["started_at"]),
+            "serving": spawned_serving(run)}
+
+
+def spawned_start_seconds(probe):
+    """What a spawned relay took from its host's attachment until it served the copy, in the
+    start-up probe (spawned_probe): its JVM's start and first handshakes on the lab's shared
+    cores, which a cloud's VM pays after its boot too. 0 without the figure."""
+    if not probe or probe.get("serving") is None:
+        return 0.0
+    return max(0.0, probe["serving"] - probe["join"])

@@ -170,3 +170,26 @@ def test_committed_runs_carry_what_analyse_writes(committed):
             min(run["senders"], run["receivers"]) * results["lab"]["v_e_mbit"] / 8.0)
         if run.get("mb_per_s"):
             assert run["mb_per_s"] == pytest.approx(run["bytes"] / 1e6 / run["wall_seconds"], abs=1e-3)
+
+
+def test_a_spawned_relay_serves_from_its_routes_joining_in_the_labs_clock(tmp_path):
+    startup = tmp_path / "startup"
+    startup.mkdir()
+    run = {"exit_code": 0, "started_at": 1000.0, "wall_seconds": 62.0,
+           "spawned_up_at": {"src-sp1": 1003.6, "dst-sp1": 1003.7},
+           "relaycp_summary": {"seconds": 60.0, "routesDropped": 0,
+                               "phaseSeconds": {"copying": 43.7},
+                               "routeRates": [{"route": 0, "joinedSeconds": 16.7},
+                                              {"route": 1000, "joinedSeconds": 28.6}]}}
+    (startup / "Y-relaycp-k1.json").write_text(json.dumps(run))
+
+    probe = parse.spawned_probe(str(tmp_path), {"spawned_probe_pairs": 1})
+
+    # Joined 28.6 s into the copy, whose driver JVM started 2 s before it: 30.6 s in the lab's
+    # clock, 26.9 s after the host was attached at 3.7 s.
+    assert probe["join"] == pytest.approx(3.7)
+    assert probe["serving"] == pytest.approx(30.6)
+    assert parse.spawned_start_seconds(probe) == pytest.approx(26.9)
+    assert parse.spawned_start_seconds(None) == 0.0
+    run["relaycp_summary"]["routeRates"].pop()
+    assert parse.spawned_serving(run) is None
