@@ -623,6 +623,14 @@ lab_run() {
       LAB_BOOT_DELAY=0 run_relaycp Y "$LAB_SPAWNED_PROBE_PAIRS" "$out/startup"
     fi
   fi
+  # Without the probes the daemons are as cold as the lab is new, while the predictions come
+  # from probes made on a warmed lab and a cluster's daemons are warm in service: the same
+  # untimed copies of Y warm them first (and leave the relay jar on every NodeManager, as a
+  # full run's probes do). LAB_WARM_UP_COPIES=0 skips them.
+  if ((!quick && !startup)) && [[ ,$tools, == *,relaycp,* ]] && ((LAB_WARM_UP_COPIES > 0)); then
+    LAB_WRITE_FROM=every gen_dataset Y
+    warm_up_lab "$out/warm-up"
+  fi
   local ds k
   for ds in ${datasets//,/ }; do
     gen_dataset "$ds"
