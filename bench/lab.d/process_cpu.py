@@ -67,7 +67,10 @@ def sample(inodes, first, seen, roles, initial):
             ticks = int(fields[11]) + int(fields[12])
             started = int(fields[19])
             key = (pid, started)
-            if key not in roles:
+            # A process seen as "other" is looked at again: a launcher script (bin/relaycp)
+            # execs the JVM in the same process, whose role shows only after the exec; all its
+            # CPU, the script's included, then counts to that role.
+            if roles.get(key, "other") == "other":
                 arguments = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode(
                     "utf-8", "replace")
                 roles[key] = role(arguments)

@@ -93,3 +93,27 @@ def test_first_seconds_sums_each_roles_cpu_up_to_the_last_sample_in_the_window()
     assert used == {"nodemanager": 3.5, "relaycp-relay": 4.0}
     assert covered == 10.1
     assert first_seconds_cpu.first_seconds(run, {"seconds": {}}, 15) is None
+
+
+def test_a_launcher_that_execs_a_relay_counts_as_the_relay_once_it_has(tmp_path):
+    import subprocess
+    import time
+    # As bin/relaycp: a script whose own command line names no role, which then execs one.
+    script = tmp_path / "launch"
+    script.write_text("sleep 0.4\nexec python3 -c 'import time; time.sleep(5)' "
+                      "dev.relaycp.bench.BenchMain relay --port 0\n")
+    launcher = subprocess.Popen(["sh", str(script)])
+    try:
+        own = os.stat("/proc/self/ns/net").st_ino
+        first, seen, roles = {}, {}, {}
+        process_cpu.sample({own}, first, seen, roles, False)
+        before = [r for k, r in roles.items() if k[0] == str(launcher.pid)]
+        time.sleep(1.0)
+        process_cpu.sample({own}, first, seen, roles, False)
+        after = [r for k, r in roles.items() if k[0] == str(launcher.pid)]
+    finally:
+        launcher.kill()
+        launcher.wait()
+
+    assert before == ["other"]
+    assert after == ["relaycp-relay"]
