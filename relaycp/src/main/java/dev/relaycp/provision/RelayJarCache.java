@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.UUID;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -49,14 +50,13 @@ final class RelayJarCache {
 
   /**
    * The relay jar {@code localJar} as a container resource, staged below {@code userFolder}
-   * unless an earlier copy staged the same content there; {@code transferId} names the
-   * temporary file of a new one.
+   * unless an earlier copy staged the same content there. Safe to call at once for two sites
+   * on one file system, or from two copies.
    */
-  static LocalResource stage(FileSystem fileSystem, Path userFolder, Path localJar,
-      String transferId) throws IOException {
+  static LocalResource stage(FileSystem fileSystem, Path userFolder, Path localJar)
+      throws IOException {
     requireNonNull(fileSystem, "fileSystem is null");
     requireNonNull(userFolder, "userFolder is null");
-    requireNonNull(transferId, "transferId is null");
     File local = new File(requireNonNull(localJar, "localJar is null").toUri());
     Path folder = new Path(userFolder, FOLDER);
     fileSystem.mkdirs(folder, PASS_THROUGH);
@@ -64,7 +64,7 @@ final class RelayJarCache {
     Path cached = new Path(folder, "relaycp-relay-" + contentHash(local) + ".jar");
     FileStatus status = statusOrNull(fileSystem, cached);
     if (status == null || status.getLen() != local.length()) {
-      status = put(fileSystem, localJar, local.length(), cached, transferId);
+      status = put(fileSystem, localJar, local.length(), cached);
     } else {
       LOG.debug("Relay jar {} staged by an earlier copy", cached);
     }
@@ -75,21 +75,27 @@ final class RelayJarCache {
         LocalResourceType.FILE, visibility, status.getLen(), status.getModificationTime());
   }
 
-  private static FileStatus put(FileSystem fileSystem, Path localJar, long length, Path cached,
-      String transferId) throws IOException {
-    Path temporary = new Path(cached.getParent(), "." + cached.getName() + "." + transferId);
+  /**
+   * Writes the jar under a name of its own and renames it into place, unless another caller
+   * did first: a local file system's rename replaces a file, which would change the
+   * modification time a concurrent copy's containers are localizing it by.
+   */
+  private static FileStatus put(FileSystem fileSystem, Path localJar, long length, Path cached)
+      throws IOException {
+    Path temporary = new Path(cached.getParent(), "." + cached.getName() + "." + UUID.randomUUID());
     fileSystem.copyFromLocalFile(false, true, localJar, temporary);
     try {
       fileSystem.setPermission(temporary, READABLE);
       FileStatus existing = statusOrNull(fileSystem, cached);
       if (existing != null && existing.getLen() != length) {
-        // Not a jar any copy wrote whole (they rename into place): replaced.
+        // Not a jar any caller wrote whole (they rename into place): replaced.
         fileSystem.delete(cached, false);
+        existing = null;
       }
-      if (fileSystem.rename(temporary, cached)) {
+      if (existing == null && fileSystem.rename(temporary, cached)) {
         LOG.info("Relay jar staged in {}, for this copy and the next ones", cached);
       }
-      // Else a concurrent copy renamed the same content into place first.
+      // Else another caller put the same content in place first.
     } finally {
       fileSystem.delete(temporary, false);
     }

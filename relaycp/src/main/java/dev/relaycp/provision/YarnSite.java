@@ -166,7 +166,7 @@ final class YarnSite implements AutoCloseable {
     }
     Map<String, LocalResource> resources;
     try {
-      resources = stage(fileSystem, staging, jar, transferId);
+      resources = stage(fileSystem, staging, jar);
     } catch (IOException e) {
       deleteQuietly(fileSystem, staging);
       throw HadoopFailures.translate(e, "staging the relay jar in " + staging);
@@ -223,8 +223,8 @@ final class YarnSite implements AutoCloseable {
    * JVM per container, on a node that may be busy. The secret and the relays' settings need no
    * file: they travel in the launch context ({@link #launchContext}).
    */
-  private static Map<String, LocalResource> stage(FileSystem fileSystem, Path staging, Path jar,
-      String transferId) throws IOException {
+  private static Map<String, LocalResource> stage(FileSystem fileSystem, Path staging, Path jar)
+      throws IOException {
     FsPermission ownerOnly = new FsPermission((short) 0700);
     FsPermission passThrough = new FsPermission((short) 0711);
     fileSystem.mkdirs(staging, passThrough);
@@ -232,7 +232,7 @@ final class YarnSite implements AutoCloseable {
     letOthersPass(fileSystem, staging.getParent());
     fileSystem.mkdirs(new Path(staging, "relays"), ownerOnly);
     fileSystem.setPermission(new Path(staging, "relays"), ownerOnly);
-    return Map.of(JAR, RelayJarCache.stage(fileSystem, staging.getParent(), jar, transferId));
+    return Map.of(JAR, RelayJarCache.stage(fileSystem, staging.getParent(), jar));
   }
 
   /** Adds execute for others to the user's own staging folder (made 0700 by older versions). */

@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.File;
 import java.nio.file.Files;
 import java.util.Arrays;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -60,9 +65,9 @@ class RelayJarCacheTest {
     Path user = userFolder("same");
     Path jar = jar("relay.jar", "relay classes".getBytes());
 
-    LocalResource first = RelayJarCache.stage(fileSystem, user, jar, "transfer-1");
+    LocalResource first = RelayJarCache.stage(fileSystem, user, jar);
     Thread.sleep(10);
-    LocalResource second = RelayJarCache.stage(fileSystem, user, jar, "transfer-2");
+    LocalResource second = RelayJarCache.stage(fileSystem, user, jar);
 
     assertThat(second.getResource()).isEqualTo(first.getResource());
     assertThat(second.getTimestamp()).as("the NodeManagers' cache key").isEqualTo(
@@ -81,9 +86,9 @@ class RelayJarCacheTest {
     Path user = userFolder("other");
 
     LocalResource older = RelayJarCache.stage(fileSystem, user,
-        jar("old.jar", "version 1".getBytes()), "transfer-1");
+        jar("old.jar", "version 1".getBytes()));
     LocalResource newer = RelayJarCache.stage(fileSystem, user,
-        jar("new.jar", "version 2".getBytes()), "transfer-2");
+        jar("new.jar", "version 2".getBytes()));
 
     assertThat(newer.getResource()).isNotEqualTo(older.getResource());
     assertThat(fileSystem.listStatus(new Path(user, RelayJarCache.FOLDER))).hasSize(2);
@@ -98,13 +103,13 @@ class RelayJarCacheTest {
     byte[] content = new byte[100_000];
     Arrays.fill(content, (byte) 7);
     Path jar = jar("relay.jar", content);
-    LocalResource staged = RelayJarCache.stage(fileSystem, user, jar, "transfer-1");
+    LocalResource staged = RelayJarCache.stage(fileSystem, user, jar);
     Path cached = new Path(staged.getResource().getFile());
     try (FSDataOutputStream out = fileSystem.create(cached, true)) {
       out.write(content, 0, 1_000);
     }
 
-    LocalResource again = RelayJarCache.stage(fileSystem, user, jar, "transfer-2");
+    LocalResource again = RelayJarCache.stage(fileSystem, user, jar);
 
     assertThat(again.getResource()).isEqualTo(staged.getResource());
     assertThat(again.getSize()).isEqualTo(content.length);
@@ -116,12 +121,41 @@ class RelayJarCacheTest {
   }
 
   @Test
+  void twoSitesOnOneFileSystemStagingAtOnceShareOneJar() throws Exception {
+    // Both sites' applications start side by side; here both are one local file system, as
+    // a copy within one cluster has one HDFS.
+    FileSystem local = FileSystem.getLocal(new Configuration());
+    Path jar = jar("relay.jar", "relay classes".getBytes());
+    for (int round = 0; round < 5; round++) {
+      Path user = new Path(this.local.resolve("staging-" + round).toUri());
+      local.mkdirs(user);
+      CyclicBarrier together = new CyclicBarrier(2);
+      Callable<LocalResource> site = () -> {
+        together.await();
+        return RelayJarCache.stage(local, user, jar);
+      };
+      ExecutorService sites = Executors.newFixedThreadPool(2);
+      try {
+        Future<LocalResource> source = sites.submit(site);
+        Future<LocalResource> destination = sites.submit(site);
+
+        assertThat(destination.get().getResource()).isEqualTo(source.get().getResource());
+        assertThat(destination.get().getTimestamp()).isEqualTo(source.get().getTimestamp());
+      } finally {
+        sites.shutdownNow();
+      }
+      assertThat(local.listStatus(new Path(user, RelayJarCache.FOLDER)))
+          .as("one jar, no temporary copy").hasSize(1);
+    }
+  }
+
+  @Test
   void aFolderOthersCannotPassMakesThePrivateResourceOfThisUser() throws Exception {
     Path user = userFolder("closed");
     fileSystem.setPermission(user, new FsPermission((short) 0700));
 
     LocalResource staged = RelayJarCache.stage(fileSystem, user,
-        jar("relay.jar", "relay classes".getBytes()), "transfer-1");
+        jar("relay.jar", "relay classes".getBytes()));
 
     assertThat(staged.getVisibility()).isEqualTo(LocalResourceVisibility.PRIVATE);
   }
