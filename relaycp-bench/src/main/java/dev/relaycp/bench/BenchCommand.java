@@ -90,7 +90,7 @@ public final class BenchCommand {
 
     @Option(names = "--profile", paramLabel = "DIR",
         description = "Record each process with JFR (settings=profile) into DIR: "
-            + "driver-RUN.jfr, relay-RUN-PID.jfr. Recording costs CPU too.")
+            + "a folder for each run and role (driver-RUN, relay-RUN). Recording costs CPU too.")
     Path profileDirectory;
 
     @Override

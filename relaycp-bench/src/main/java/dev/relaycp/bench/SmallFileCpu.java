@@ -155,7 +155,8 @@ final class SmallFileCpu {
         throw new RelayCpException(ErrorCode.INTERNAL_ERROR,
             "the driver exited with " + exit + ": " + output);
       }
-      JsonNode summary = CopySummary.jsonMapper().readTree(output);
+      // JFR announces its recording on standard output before the summary.
+      JsonNode summary = CopySummary.jsonMapper().readTree(output.substring(output.indexOf('{')));
       return new Run(summary.path("files").asInt(), summary.path("bytes").asLong(), seconds,
           seconds(driverTicks), seconds(relayStart), seconds(relayAfter - relayStart));
     }
@@ -165,9 +166,15 @@ final class SmallFileCpu {
     if (settings.profileDirectory() == null) {
       return "";
     }
-    java.nio.file.Path file = settings.profileDirectory().toAbsolutePath()
-        .resolve(role + "-" + run + (role.equals("relay") ? "-%p" : "") + ".jfr");
-    return "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + file;
+    // A folder: JFR names each JVM's recording in it by its pid and time.
+    java.nio.file.Path folder = settings.profileDirectory().toAbsolutePath()
+        .resolve(role + "-" + run);
+    try {
+      Files.createDirectories(folder);
+    } catch (IOException e) {
+      throw new RelayCpException(ErrorCode.IO_ERROR, "cannot create " + folder, e);
+    }
+    return "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + folder;
   }
 
   private static double seconds(long ticks) {
