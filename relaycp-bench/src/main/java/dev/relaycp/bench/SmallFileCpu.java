@@ -197,9 +197,15 @@ final class SmallFileCpu {
     return Long.parseLong(fields[15]) + Long.parseLong(fields[16]);
   }
 
-  /** The fields of a stat file, numbered from 0; the command name may hold spaces. */
   private static String[] statFields(java.nio.file.Path stat) throws IOException {
-    String text = Files.readString(stat, StandardCharsets.US_ASCII);
+    return statFields(Files.readString(stat, StandardCharsets.US_ASCII));
+  }
+
+  /**
+   * The fields of a {@code /proc/PID/stat} line, numbered from 0 as proc(5) numbers them from
+   * 1; the command name, field 1, may hold spaces and parentheses.
+   */
+  static String[] statFields(String text) {
     String afterName = text.substring(text.lastIndexOf(')') + 2);
     String[] rest = afterName.trim().split(" ");
     String[] fields = new String[rest.length + 2];
