@@ -1,7 +1,10 @@
 package dev.relaycp.bench;
 
 import dev.relaycp.cli.ExitCodes;
+import dev.relaycp.testkit.EmbeddedClusters;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -12,7 +15,7 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code relaycp bench}: benchmarks of relaycp's own parts. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks of relaycp's parts.",
-    subcommands = BenchCommand.Hop.class)
+    subcommands = {BenchCommand.Hop.class, BenchCommand.SmallFiles.class})
 public final class BenchCommand {
 
   /** {@code relaycp bench hop}: one relay hop, memory to memory, on loopback. */
@@ -42,6 +45,79 @@ public final class BenchCommand {
         out.printf(Locale.ROOT, "run %d: %d bytes in %.2f s = %.1f MB/s (frames of %d bytes, CRC32C)%n",
             run, result.bytes(), result.seconds(), result.megabytesPerSecond(), frameBytes);
         out.flush();
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code relaycp bench small-files}: CPU-seconds per 1,000 small files, driver and relays. */
+  @Command(name = "small-files", mixinStandardHelpOptions = true,
+      description = {"Copies FILES files of FILE-BYTES each between two embedded HDFS clusters",
+          "(in this JVM, not counted) through PAIRS local relay pairs (child JVMs, fresh for each",
+          "run) with the driver as a child JVM too, and prints each run's CPU-seconds per 1,000",
+          "files: the driver's whole process, the relays' during the copy and their start. Linux."})
+  static final class SmallFiles implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--files", defaultValue = "3000", paramLabel = "N",
+        description = "Files in the tree (default: ${DEFAULT-VALUE}).")
+    int files;
+
+    @Option(names = "--file-bytes", defaultValue = "65536", paramLabel = "BYTES",
+        description = "Bytes of each file (default: ${DEFAULT-VALUE}).")
+    int fileBytes;
+
+    @Option(names = "--pairs", defaultValue = "3", paramLabel = "N",
+        description = "Relay pairs (default: ${DEFAULT-VALUE}).")
+    int pairs;
+
+    @Option(names = "--datanodes", defaultValue = "3", paramLabel = "N",
+        description = "Datanodes of each cluster (default: ${DEFAULT-VALUE}).")
+    int datanodes;
+
+    @Option(names = "--runs", defaultValue = "3", paramLabel = "N",
+        description = "Copies of the tree, each to a fresh target (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--relay-java-opts", defaultValue = "-XX:TieredStopAtLevel=1",
+        paramLabel = "OPTIONS",
+        description = "The relays' JVM options, as the lab's (default: ${DEFAULT-VALUE}).")
+    String relayJavaOptions;
+
+    @Option(names = "--driver-java-opts", defaultValue = "-Xmx2g", paramLabel = "OPTIONS",
+        description = "The driver's JVM options, as bin/relaycp's (default: ${DEFAULT-VALUE}).")
+    String driverJavaOptions;
+
+    @Option(names = "--profile", paramLabel = "DIR",
+        description = "Record each process with JFR (settings=profile) into DIR: "
+            + "a folder for each run and role (driver-RUN, relay-RUN). Recording costs CPU too.")
+    Path profileDirectory;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      List<String> driverOptions = driverJavaOptions.isBlank()
+          ? List.of() : List.of(driverJavaOptions.trim().split("\\s+"));
+      SmallFileCpu.Settings settings = new SmallFileCpu.Settings(files, fileBytes, pairs,
+          datanodes, relayJavaOptions, driverOptions, profileDirectory);
+      if (profileDirectory != null) {
+        java.nio.file.Files.createDirectories(profileDirectory);
+      }
+      try (EmbeddedClusters clusters = EmbeddedClusters.start(datanodes, 128L << 20)) {
+        SmallFileCpu bench = SmallFileCpu.prepare(settings, clusters);
+        for (int run = 1; run <= runs; run++) {
+          SmallFileCpu.Run result = bench.run();
+          out.printf(Locale.ROOT, "run %d: %d files, %d bytes in %.1f s; CPU-s per 1,000 files:"
+                  + " driver %.2f, relays %.2f (copy) + %.2f (their start); total CPU-s:"
+                  + " driver %.1f, relays %.1f + %.1f%n",
+              run, result.files(), result.bytes(), result.seconds(),
+              result.perThousandFiles(result.driverCpuSeconds()),
+              result.perThousandFiles(result.relayCopyCpuSeconds()),
+              result.perThousandFiles(result.relayStartCpuSeconds()),
+              result.driverCpuSeconds(), result.relayCopyCpuSeconds(),
+              result.relayStartCpuSeconds());
+          out.flush();
+        }
       }
       return ExitCodes.OK;
     }

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -523,6 +524,8 @@ public final class CopyDriver {
     /** When the copy started (System.nanoTime), for the time each route joined. */
     private final long started;
     private final Transfer transfer;
+    /** The tree's bytes, summed once: the progress line asks for them at every chunk. */
+    private final long totalBytes;
 
     Run(CopySettings settings, SourceTree tree, List<Chunk> chunks, StagingArea staging,
         FileSystem destination, TransferProgress.Listener progress, RouteSource routeSource,
@@ -538,6 +541,7 @@ public final class CopyDriver {
       this.routeSource = routeSource;
       this.journal = journal;
       this.sends = new AtomicIntegerArray(chunks.size());
+      this.totalBytes = tree.totalBytes();
     }
 
     /**
@@ -608,7 +612,7 @@ public final class CopyDriver {
         staging.keepForResume();
         LOG.warn("Stopped before the copy ended: {} of {} bytes are staged in {}; run the same"
                 + " command again to resume, or `relaycp clean {}` to remove them",
-            bytesDone.get(), tree.totalBytes(), staging.root(), destinationUri);
+            bytesDone.get(), totalBytes, staging.root(), destinationUri);
       } else {
         if (failure == null) {
           LOG.warn("Stopped before the copy ended: removing the staging directory {}",
@@ -665,7 +669,7 @@ public final class CopyDriver {
 
     /** Bytes read by a relay on a datanode holding them, as a fraction of all bytes. */
     double localReadFraction() {
-      return tree.totalBytes() == 0 ? 1.0 : (double) bytesReadLocally.get() / tree.totalBytes();
+      return totalBytes == 0 ? 1.0 : (double) bytesReadLocally.get() / totalBytes;
     }
 
     /**
@@ -845,18 +849,54 @@ public final class CopyDriver {
 
     void report(String phase) {
       int stalled = (int) routeWorkers.stream().filter(RouteWorker::stalled).count();
-      progress.update(new TransferProgress(bytesDone.get(), tree.totalBytes(), chunksDone.get(),
+      progress.update(new TransferProgress(bytesDone.get(), totalBytes, chunksDone.get(),
           chunks.size(), liveRoutes(), stalled, chunksResent.get(), phase));
     }
 
     /** Completes the multipart uploads and creates empty files; returns each file's staged URI. */
     List<URI> completeFiles(ExecutorService pool) throws InterruptedException {
-      List<Future<URI>> staged = new ArrayList<>();
-      for (int index = 0; index < tree.files().size(); index++) {
-        int fileIndex = index;
-        staged.add(pool.submit(() -> stageFile(fileIndex)));
+      return eachFile(pool, this::stageFile);
+    }
+
+    /** What a step does to the file of one index. */
+    private interface FileStep<T> {
+      T apply(int fileIndex) throws Exception;
+    }
+
+    /**
+     * Runs {@code step} for every file, on at most {@code verificationThreads} of the pool's
+     * threads at once (a pool thread for each file would start thousands of threads for a tree
+     * of small files); the results are in file order.
+     */
+    private <T> List<T> eachFile(ExecutorService pool, FileStep<T> step)
+        throws InterruptedException {
+      int files = tree.files().size();
+      List<CompletableFuture<T>> results = new ArrayList<>(files);
+      for (int index = 0; index < files; index++) {
+        results.add(new CompletableFuture<>());
       }
-      return collect(staged);
+      AtomicInteger next = new AtomicInteger();
+      List<Future<?>> workers = new ArrayList<>();
+      for (int worker = 0; worker < Math.min(files, settings.verificationThreads()); worker++) {
+        workers.add(pool.submit(() -> {
+          for (int index = next.getAndIncrement(); index < files;
+              index = next.getAndIncrement()) {
+            try {
+              results.get(index).complete(step.apply(index));
+            } catch (Exception e) {
+              results.get(index).completeExceptionally(e);
+              // Files not yet started are not started: the first failure ends the step.
+              next.set(files);
+            }
+          }
+          return null;
+        }));
+      }
+      try {
+        return collect(new ArrayList<>(results));
+      } finally {
+        workers.forEach(worker -> worker.cancel(true));
+      }
     }
 
     private URI stageFile(int fileIndex) throws IOException, ExecutionException,
@@ -900,15 +940,12 @@ public final class CopyDriver {
     List<FileVerification> verify(FileSystem source, ExecutorService pool, List<URI> staged)
         throws InterruptedException {
       ChecksumVerifier verifier = new ChecksumVerifier(source, destination);
-      List<Future<FileVerification>> results = new ArrayList<>();
-      for (int index = 0; index < tree.files().size(); index++) {
+      List<FileVerification> verification = eachFile(pool, index -> {
         SourceFile file = tree.files().get(index);
-        URI copy = staged.get(index);
-        results.add(pool.submit(() -> verifier.verify(
+        return verifier.verify(
             file.relativePath().isEmpty() ? new Path(file.uri()).getName() : file.relativePath(),
-            file.uri(), copy, file.length())));
-      }
-      List<FileVerification> verification = collect(results);
+            file.uri(), staged.get(index), file.length());
+      });
       for (FileVerification file : verification) {
         if (!file.verified()) {
           throw new RelayCpException(ErrorCode.VERIFICATION_FAILED, "the copy of " + file.path()
