@@ -19,9 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
@@ -152,19 +150,15 @@ final class Committer {
       for (SourceDirectory directory : tree.directories()) {
         ensureDirectory(finalPath(destinationRoot, directory.relativePath()), createdDirectories);
       }
-      AtomicInteger next = new AtomicInteger();
-      List<Future<Void>> committers = new ArrayList<>();
-      for (int thread = 0; thread < Math.max(1, parallelism); thread++) {
-        committers.add(pool.submit(() -> {
-          for (int index = next.getAndIncrement(); index < tree.files().size();
-              index = next.getAndIncrement()) {
-            commitFile(tree.files().get(index), new Path(stagedFiles.get(index)),
-                destinationRoot, placedFiles);
-          }
+      try {
+        ParallelSteps.forEachIndex(pool, tree.files().size(), parallelism, index -> {
+          commitFile(tree.files().get(index), new Path(stagedFiles.get(index)), destinationRoot,
+              placedFiles);
           return null;
-        }));
+        });
+      } catch (ExecutionException e) {
+        throwCause(e);
       }
-      awaitAll(committers);
       // Deepest first: setting a directory's times before its children land would not stick.
       for (int index = tree.directories().size() - 1; index >= 0; index--) {
         SourceDirectory directory = tree.directories().get(index);
@@ -213,28 +207,19 @@ final class Committer {
     placedFiles.add(target);
   }
 
-  /** Waits for every task; the first failure is thrown once all have stopped. */
-  private static void awaitAll(List<Future<Void>> tasks) throws IOException, InterruptedException {
-    Throwable first = null;
-    for (Future<Void> task : tasks) {
-      try {
-        task.get();
-      } catch (ExecutionException e) {
-        if (first == null) {
-          first = e.getCause();
-        }
-        tasks.forEach(other -> other.cancel(false));
-      }
-    }
-    if (first instanceof IOException io) {
+  /** Throws a failed file's cause as the commit's own failure, for its catch clauses. */
+  private static void throwCause(ExecutionException failed) throws IOException {
+    Throwable cause = failed.getCause();
+    if (cause instanceof IOException io) {
       throw io;
     }
-    if (first instanceof RuntimeException runtime) {
+    if (cause instanceof RuntimeException runtime) {
       throw runtime;
     }
-    if (first != null) {
-      throw new IOException(first);
+    if (cause instanceof Error error) {
+      throw error;
     }
+    throw new IOException(cause);
   }
 
   private void ensureDirectory(Path directory, List<Path> created) throws IOException {

@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -858,44 +857,18 @@ public final class CopyDriver {
       return eachFile(pool, this::stageFile);
     }
 
-    /** What a step does to the file of one index. */
-    private interface FileStep<T> {
-      T apply(int fileIndex) throws Exception;
-    }
-
     /**
      * Runs {@code step} for every file, on at most {@code verificationThreads} of the pool's
      * threads at once (a pool thread for each file would start thousands of threads for a tree
-     * of small files); the results are in file order.
+     * of small files); the results are in file order. The first failure ends the step.
      */
-    private <T> List<T> eachFile(ExecutorService pool, FileStep<T> step)
+    private <T> List<T> eachFile(ExecutorService pool, ParallelSteps.Step<T> step)
         throws InterruptedException {
-      int files = tree.files().size();
-      List<CompletableFuture<T>> results = new ArrayList<>(files);
-      for (int index = 0; index < files; index++) {
-        results.add(new CompletableFuture<>());
-      }
-      AtomicInteger next = new AtomicInteger();
-      List<Future<?>> workers = new ArrayList<>();
-      for (int worker = 0; worker < Math.min(files, settings.verificationThreads()); worker++) {
-        workers.add(pool.submit(() -> {
-          for (int index = next.getAndIncrement(); index < files;
-              index = next.getAndIncrement()) {
-            try {
-              results.get(index).complete(step.apply(index));
-            } catch (Exception e) {
-              results.get(index).completeExceptionally(e);
-              // Files not yet started are not started: the first failure ends the step.
-              next.set(files);
-            }
-          }
-          return null;
-        }));
-      }
       try {
-        return collect(new ArrayList<>(results));
-      } finally {
-        workers.forEach(worker -> worker.cancel(true));
+        return ParallelSteps.forEachIndex(pool, tree.files().size(),
+            settings.verificationThreads(), step);
+      } catch (ExecutionException e) {
+        throw translateFinishing(e.getCause());
       }
     }
 
@@ -955,28 +928,18 @@ public final class CopyDriver {
       return verification;
     }
 
-    private <T> List<T> collect(List<Future<T>> futures) throws InterruptedException {
-      List<T> results = new ArrayList<>(futures.size());
-      for (Future<T> future : futures) {
-        try {
-          results.add(future.get());
-        } catch (ExecutionException e) {
-          futures.forEach(other -> other.cancel(true));
-          Throwable cause = e.getCause();
-          if (cause instanceof RelayCpException relay) {
-            throw relay;
-          }
-          if (cause instanceof IOException io) {
-            throw HadoopFailures.translate(io, "finishing the copy");
-          }
-          if (cause instanceof ExecutionException nested && nested.getCause() instanceof IOException io) {
-            throw HadoopFailures.translate(io, "completing a multipart upload");
-          }
-          throw new RelayCpException(ErrorCode.INTERNAL_ERROR,
-              "finishing the copy failed: " + cause, cause);
-        }
+    private static RelayCpException translateFinishing(Throwable cause) {
+      if (cause instanceof RelayCpException relay) {
+        return relay;
       }
-      return results;
+      if (cause instanceof IOException io) {
+        return HadoopFailures.translate(io, "finishing the copy");
+      }
+      if (cause instanceof ExecutionException nested && nested.getCause() instanceof IOException io) {
+        return HadoopFailures.translate(io, "completing a multipart upload");
+      }
+      return new RelayCpException(ErrorCode.INTERNAL_ERROR,
+          "finishing the copy failed: " + cause, cause);
     }
   }
 }
