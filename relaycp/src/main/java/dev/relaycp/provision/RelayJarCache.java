@@ -2,14 +2,8 @@ package dev.relaycp.provision;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.UUID;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -25,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The relay jar on a cluster's file system, kept from one copy to the next: {@code
- * <user's staging folder>/jars/relaycp-relay-<first 16 hex digits of its SHA-256>.jar}.
+ * <user's staging folder>/jars/relaycp-relay-<first 16 hex digits of its SHA-256>.jar}
+ * ({@link RelayJar#contentHash}).
  *
  * <p>A NodeManager keeps what it localized under the resource's path and modification time,
  * so a jar staged at the same path for every copy is fetched once per node, and each later
@@ -53,18 +48,18 @@ final class RelayJarCache {
    * unless an earlier copy staged the same content there. Safe to call at once for two sites
    * on one file system, or from two copies.
    */
-  static LocalResource stage(FileSystem fileSystem, Path userFolder, Path localJar)
+  static LocalResource stage(FileSystem fileSystem, Path userFolder, RelayJar localJar)
       throws IOException {
     requireNonNull(fileSystem, "fileSystem is null");
     requireNonNull(userFolder, "userFolder is null");
-    File local = new File(requireNonNull(localJar, "localJar is null").toUri());
+    requireNonNull(localJar, "localJar is null");
     Path folder = new Path(userFolder, FOLDER);
     fileSystem.mkdirs(folder, PASS_THROUGH);
     fileSystem.setPermission(folder, PASS_THROUGH);
-    Path cached = new Path(folder, "relaycp-relay-" + contentHash(local) + ".jar");
+    Path cached = new Path(folder, "relaycp-relay-" + localJar.contentHash() + ".jar");
     FileStatus status = statusOrNull(fileSystem, cached);
-    if (status == null || status.getLen() != local.length()) {
-      status = put(fileSystem, localJar, local.length(), cached);
+    if (status == null || status.getLen() != localJar.length()) {
+      status = put(fileSystem, localJar.path(), localJar.length(), cached);
     } else {
       LOG.debug("Relay jar {} staged by an earlier copy", cached);
     }
@@ -108,21 +103,5 @@ final class RelayJarCache {
     } catch (FileNotFoundException e) {
       return null;
     }
-  }
-
-  private static String contentHash(File jar) throws IOException {
-    MessageDigest digest;
-    try {
-      digest = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
-    try (InputStream in = Files.newInputStream(jar.toPath())) {
-      byte[] buffer = new byte[64 * 1024];
-      for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
-        digest.update(buffer, 0, read);
-      }
-    }
-    return HexFormat.of().formatHex(digest.digest(), 0, 8);
   }
 }

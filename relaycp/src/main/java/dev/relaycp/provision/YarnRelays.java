@@ -62,8 +62,8 @@ public final class YarnRelays implements RelayProvisioner {
    * relay containers run, so each copy stages and localizes a small jar.
    */
   static final String RELAY_JAR_ENTRY = "relaycp-relay.jar";
-  /** The relay jar taken out of the product jar, once per process. */
-  private static Path extractedRelayJar;
+  /** The relay jar taken out of the product jar and hashed, once per process. */
+  private static RelayJar extractedRelayJar;
   private static final long POLL_MILLIS = 250;
 
   /**
@@ -125,7 +125,7 @@ public final class YarnRelays implements RelayProvisioner {
   public static YarnRelays start(Request request) {
     requireNonNull(request, "request is null");
     YarnRelaySettings settings = request.settings();
-    Path jar = relayJar(productJar(settings.jar()));
+    RelayJar jar = relayJar(productJar(settings.jar()));
     String transferId = UUID.randomUUID().toString();
     // The two clusters' applications start side by side: each takes a round trip or two
     // to its ResourceManager and a write of the jar to its file system.
@@ -201,9 +201,10 @@ public final class YarnRelays implements RelayProvisioner {
 
   /**
    * The jar relay containers run: the relay jar inside {@code product} (taken out into a
-   * temporary file, removed when this process ends), else the product jar itself.
+   * temporary file, removed when this process ends, and hashed once), else the product jar
+   * itself.
    */
-  static synchronized Path relayJar(Path product) {
+  static synchronized RelayJar relayJar(Path product) {
     if (extractedRelayJar != null) {
       return extractedRelayJar;
     }
@@ -211,16 +212,16 @@ public final class YarnRelays implements RelayProvisioner {
     try (JarFile file = new JarFile(productFile)) {
       ZipEntry entry = file.getEntry(RELAY_JAR_ENTRY);
       if (entry == null) {
-        return product;
+        return RelayJar.of(product);
       }
       java.nio.file.Path extracted = Files.createTempFile("relaycp-relay-", ".jar");
       extracted.toFile().deleteOnExit();
       try (InputStream in = file.getInputStream(entry)) {
         Files.copy(in, extracted, StandardCopyOption.REPLACE_EXISTING);
       }
-      extractedRelayJar = new Path(extracted.toUri());
+      extractedRelayJar = RelayJar.of(new Path(extracted.toUri()));
       LOG.debug("Relay containers run {} ({} bytes), taken from {}", extracted,
-          Files.size(extracted), productFile);
+          extractedRelayJar.length(), productFile);
       return extractedRelayJar;
     } catch (IOException e) {
       throw new RelayCpException(ErrorCode.INTERNAL_ERROR, "cannot take the relay jar out of "

@@ -140,7 +140,7 @@ final class YarnSite implements AutoCloseable {
    * with the site's ResourceManager; containers come with {@link #request}.
    */
   static YarnSite start(String site, String applicationName, String transferId,
-      Configuration clusterConfiguration, YarnRelaySettings settings, Path jar,
+      Configuration clusterConfiguration, YarnRelaySettings settings, RelayJar jar,
       TransferSecret secret) {
     requireNonNull(site, "site is null");
     Configuration configuration =
@@ -223,7 +223,8 @@ final class YarnSite implements AutoCloseable {
    * JVM per container, on a node that may be busy. The secret and the relays' settings need no
    * file: they travel in the launch context ({@link #launchContext}).
    */
-  private static Map<String, LocalResource> stage(FileSystem fileSystem, Path staging, Path jar)
+  private static Map<String, LocalResource> stage(FileSystem fileSystem, Path staging,
+      RelayJar jar)
       throws IOException {
     FsPermission ownerOnly = new FsPermission((short) 0700);
     FsPermission passThrough = new FsPermission((short) 0711);

@@ -46,10 +46,10 @@ class RelayJarCacheTest {
     }
   }
 
-  private Path jar(String name, byte[] content) throws Exception {
+  private RelayJar jar(String name, byte[] content) throws Exception {
     java.nio.file.Path file = local.resolve(name);
     Files.write(file, content);
-    return new Path(file.toUri());
+    return RelayJar.of(new Path(file.toUri()));
   }
 
   private static Path userFolder(String name) throws Exception {
@@ -63,7 +63,7 @@ class RelayJarCacheTest {
   @Test
   void theSameContentIsStagedOnceAndEveryLaterCopyGetsTheSameResource() throws Exception {
     Path user = userFolder("same");
-    Path jar = jar("relay.jar", "relay classes".getBytes());
+    RelayJar jar = jar("relay.jar", "relay classes".getBytes());
 
     LocalResource first = RelayJarCache.stage(fileSystem, user, jar);
     Thread.sleep(10);
@@ -102,7 +102,7 @@ class RelayJarCacheTest {
     Path user = userFolder("damaged");
     byte[] content = new byte[100_000];
     Arrays.fill(content, (byte) 7);
-    Path jar = jar("relay.jar", content);
+    RelayJar jar = jar("relay.jar", content);
     LocalResource staged = RelayJarCache.stage(fileSystem, user, jar);
     Path cached = new Path(staged.getResource().getFile());
     try (FSDataOutputStream out = fileSystem.create(cached, true)) {
@@ -125,7 +125,7 @@ class RelayJarCacheTest {
     // Both sites' applications start side by side; here both are one local file system, as
     // a copy within one cluster has one HDFS.
     FileSystem local = FileSystem.getLocal(new Configuration());
-    Path jar = jar("relay.jar", "relay classes".getBytes());
+    RelayJar jar = jar("relay.jar", "relay classes".getBytes());
     for (int round = 0; round < 5; round++) {
       Path user = new Path(this.local.resolve("staging-" + round).toUri());
       local.mkdirs(user);
