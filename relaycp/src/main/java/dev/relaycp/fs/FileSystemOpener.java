@@ -93,8 +93,18 @@ public final class FileSystemOpener {
   public FileSystem open(URI uri) {
     requireNonNull(uri, "uri is null");
     try {
+      UserGroupInformation user = UserGroupInformation.getCurrentUser();
+      // A relay opens a file system at every chunk: where the URI names its cluster as the
+      // instance does (scheme://authority, as HDFS's does), skip Hadoop's cache and its client.
+      if (uri.getScheme() != null && uri.getAuthority() != null) {
+        FileSystem known = OPENED.get(new Key(
+            URI.create(uri.getScheme() + "://" + uri.getAuthority()), user));
+        if (known != null) {
+          return known;
+        }
+      }
       FileSystem fileSystem = FileSystem.get(uri, configuration);
-      Key key = new Key(fileSystem.getUri(), UserGroupInformation.getCurrentUser());
+      Key key = new Key(fileSystem.getUri(), user);
       FileSystem own = OPENED.get(key);
       if (own == null) {
         synchronized (OPENED) {
