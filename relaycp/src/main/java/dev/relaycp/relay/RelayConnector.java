@@ -36,13 +36,16 @@ public final class RelayConnector {
    */
   private static final int WAITING_CONNECT_TIMEOUT_MILLIS = 2_000;
   /**
-   * How long one attempt may take to connect and finish the handshake: half a relay's own
-   * deadline ({@code relaycp.relay.handshake-timeout-seconds}), so that a busy relay's slow
-   * handshake runs out here first, where {@link #connectWaiting} tries again as for a relay
-   * that does not answer yet, and is not closed by the relay, which reads as a refusal.
+   * How long one attempt may take to connect and finish the handshake: a little less than a
+   * relay's own deadline ({@code relaycp.relay.handshake-timeout-seconds}), so that a busy
+   * relay's slow handshake runs out here first, where {@link #connectWaiting} tries again as
+   * for a relay that does not answer yet, and is not closed by the relay, which reads as a
+   * refusal. Not less: a fresh relay JVM among many on busy cores (the first handshake loads
+   * and compiles the TLS code) can take tens of seconds, and an attempt given up half-way
+   * throws that work away and starts it again, on both ends.
    */
-  private static final long HANDSHAKE_TIMEOUT_SECONDS =
-      RelayKeys.HANDSHAKE_TIMEOUT_SECONDS.defaultValue() / 2;
+  private static final long HANDSHAKE_TIMEOUT_MILLIS =
+      TimeUnit.SECONDS.toMillis(RelayKeys.HANDSHAKE_TIMEOUT_SECONDS.defaultValue() - 5);
 
   private final EventLoopGroup group;
   private final TransferSecret secret;
@@ -109,7 +112,9 @@ public final class RelayConnector {
       CompletableFuture<RelayConnection> attempt =
           connect(address, listener, WAITING_CONNECT_TIMEOUT_MILLIS);
       try {
-        return attempt.get(HANDSHAKE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        return attempt.get(Math.min(HANDSHAKE_TIMEOUT_MILLIS,
+            Math.max(left, WAITING_CONNECT_TIMEOUT_MILLIS)), TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {
         RelayCpException failure = e.getCause() instanceof RelayCpException relay
             ? relay
@@ -121,7 +126,8 @@ public final class RelayConnector {
         // Closes the attempt's connection, which never reaches the listener.
         attempt.cancel(false);
         if (System.nanoTime() > deadline) {
-          throw RelayConnection.unreachable(address, e);
+          throw RelayConnection.unreachable(address, new TimeoutException("no answer to the"
+              + " handshake within the " + waitSeconds + " s wait"));
         }
       }
       Thread.sleep(retryMillis);

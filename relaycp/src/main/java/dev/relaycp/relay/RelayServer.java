@@ -61,6 +61,9 @@ public final class RelayServer implements AutoCloseable {
     ExecutorService workers = Executors.newCachedThreadPool(workerThreads);
     RelayCounters counters = new RelayCounters();
     TransferScopes scopes = new TransferScopes();
+    if (settings.tls()) {
+      RelayTls.prepareInBackground();
+    }
     FileSystemOpener opener = FileSystemOpener.of(settings.configuration());
     opener.prepare();
     RelayConnector connector = RelayConnector.limited(

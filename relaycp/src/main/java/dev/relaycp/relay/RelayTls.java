@@ -34,6 +34,8 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * TLS on every relay connection, both ends authenticated by the transfer's secret.
@@ -62,6 +64,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * the same handshake still authenticates both ends, in plaintext.
  */
 public final class RelayTls {
+  private static final Logger LOG = LoggerFactory.getLogger(RelayTls.class);
   private static final String HANDLER = "tls";
   private static final byte[] NO_BINDING = new byte[0];
   static final String AES_128_GCM = "TLS_AES_128_GCM_SHA256";
@@ -78,13 +81,46 @@ public final class RelayTls {
     this.fastAes = fastAes;
   }
 
-  /** This process's identity, made on first use. */
-  public static RelayTls get() {
-    return Holder.INSTANCE;
+  /** This process's identity once made, or why it could not be; guarded by the class. */
+  private static RelayTls identity;
+  private static RelayCpException identityFailure;
+
+  /**
+   * This process's identity, made on first use (or by {@link #prepareInBackground}, which a
+   * caller then waits for); a failure to make it is thrown to every caller.
+   */
+  public static synchronized RelayTls get() {
+    if (identity == null && identityFailure == null) {
+      try {
+        identity = create(runsAesFast());
+      } catch (RelayCpException e) {
+        identityFailure = e;
+      }
+    }
+    if (identityFailure != null) {
+      throw identityFailure;
+    }
+    return identity;
   }
 
-  private static final class Holder {
-    static final RelayTls INSTANCE = create(runsAesFast());
+  /**
+   * Starts making this process's identity (an EC key, a certificate, two TLS contexts: a
+   * second of CPU in a fresh JVM) on a thread of its own, so that it is ready when the first
+   * connection needs it. A relay calls this as it starts, beside its other preparation; a
+   * driver as it waits for its relays. Without it the identity is made on the first
+   * connection, in the path of the copy's first bytes, in each relay it goes through.
+   */
+  public static void prepareInBackground() {
+    Thread preparing = new Thread(() -> {
+      try {
+        get();
+      } catch (RelayCpException e) {
+        LOG.debug("The TLS identity could not be made ({}); the first connection says why",
+            e.getMessage());
+      }
+    }, "relay-tls-identity");
+    preparing.setDaemon(true);
+    preparing.start();
   }
 
   /**

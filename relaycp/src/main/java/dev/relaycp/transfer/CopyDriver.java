@@ -3,6 +3,7 @@ package dev.relaycp.transfer;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.CallerCredentials;
@@ -13,6 +14,7 @@ import dev.relaycp.relay.RelayConnector;
 import dev.relaycp.relay.RelayMessage.ChunkDone;
 import dev.relaycp.relay.RelayMessage.ChunkOrder;
 import dev.relaycp.relay.RelayMessage.Transfer;
+import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -145,6 +147,10 @@ public final class CopyDriver {
     List<Chunk> chunks = new Chunker(settings.blocksPerChunk()).chunk(tree.files());
     PhaseClock phases = new PhaseClock(started);
     phases.end("listing");
+    if (RelayKeys.RELAY_TLS.from(opener.configuration())) {
+      // Made while the relays start, not when the first route connects.
+      RelayTls.prepareInBackground();
+    }
     try (RouteSource routeSource = relays.apply(tree)) {
       List<Route> routes = routeSource.routes();
       if (routes.isEmpty()) {
