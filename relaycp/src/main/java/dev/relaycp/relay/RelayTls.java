@@ -6,14 +6,13 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import io.netty.channel.Channel;
-import io.netty.handler.ssl.ClientAuth;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
+import java.net.Socket;
+import java.security.Principal;
+import java.security.PrivateKey;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -26,10 +25,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
-import javax.net.ssl.SSLException;
+import java.util.Arrays;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
+import javax.net.ssl.X509ExtendedKeyManager;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
@@ -71,19 +74,19 @@ public final class RelayTls {
   static final String AES_256_GCM = "TLS_AES_256_GCM_SHA384";
   static final String CHACHA20_POLY1305 = "TLS_CHACHA20_POLY1305_SHA256";
 
-  private final SslContext server;
-  private final SslContext client;
-  private final boolean fastAes;
-
-  private RelayTls(SslContext server, SslContext client, boolean fastAes) {
-    this.server = server;
-    this.client = client;
-    this.fastAes = fastAes;
-  }
-
   /** This process's identity once made, or why it could not be; guarded by the class. */
   private static RelayTls identity;
   private static RelayCpException identityFailure;
+
+  private final SSLContext context;
+  private final String[] ciphers;
+  private final boolean fastAes;
+
+  private RelayTls(SSLContext context, String[] ciphers, boolean fastAes) {
+    this.context = context;
+    this.ciphers = ciphers;
+    this.fastAes = fastAes;
+  }
 
   /**
    * This process's identity, made on first use (or by {@link #prepareInBackground}, which a
@@ -156,22 +159,11 @@ public final class RelayTls {
       generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
       KeyPair keys = generator.generateKeyPair();
       X509Certificate certificate = selfSigned(keys);
-      SslContext server = SslContextBuilder.forServer(keys.getPrivate(), certificate)
-          .sslProvider(SslProvider.JDK)
-          .clientAuth(ClientAuth.REQUIRE)
-          .trustManager(InsecureTrustManagerFactory.INSTANCE)
-          .protocols("TLSv1.3")
-          .ciphers(ciphers)
-          .build();
-      SslContext client = SslContextBuilder.forClient()
-          .sslProvider(SslProvider.JDK)
-          .keyManager(keys.getPrivate(), certificate)
-          .trustManager(InsecureTrustManagerFactory.INSTANCE)
-          .protocols("TLSv1.3")
-          .ciphers(ciphers)
-          .build();
-      return new RelayTls(server, client, fastAes);
-    } catch (GeneralSecurityException | SSLException | RuntimeException e) {
+      SSLContext context = SSLContext.getInstance("TLSv1.3");
+      context.init(new KeyManager[] {new OwnIdentity(keys.getPrivate(), certificate)},
+          InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), new SecureRandom());
+      return new RelayTls(context, ciphers.toArray(String[]::new), fastAes);
+    } catch (GeneralSecurityException | RuntimeException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot set up TLS for the relay"
           + " connections (" + e + "); it needs Java's EC and TLS 1.3 and BouncyCastle's"
           + " bcpkix, which Hadoop ships; or set relaycp.relay.tls=false on every end", e);
@@ -198,16 +190,25 @@ public final class RelayTls {
 
   /** Puts TLS first in an accepted connection's pipeline. */
   void addServer(Channel channel) {
-    SslHandler handler = withoutOwnDeadline(server.newHandler(channel.alloc()));
-    SSLParameters parameters = handler.engine().getSSLParameters();
+    SSLEngine engine = engine(false);
+    engine.setNeedClientAuth(true);
+    SSLParameters parameters = engine.getSSLParameters();
     parameters.setUseCipherSuitesOrder(!fastAes);
-    handler.engine().setSSLParameters(parameters);
-    channel.pipeline().addFirst(HANDLER, handler);
+    engine.setSSLParameters(parameters);
+    channel.pipeline().addFirst(HANDLER, withoutOwnDeadline(new SslHandler(engine)));
   }
 
   /** Puts TLS first in an outgoing connection's pipeline. */
   void addClient(Channel channel) {
-    channel.pipeline().addFirst(HANDLER, withoutOwnDeadline(client.newHandler(channel.alloc())));
+    channel.pipeline().addFirst(HANDLER, withoutOwnDeadline(new SslHandler(engine(true))));
+  }
+
+  private SSLEngine engine(boolean client) {
+    SSLEngine engine = context.createSSLEngine();
+    engine.setUseClientMode(client);
+    engine.setEnabledProtocols(new String[] {"TLSv1.3"});
+    engine.setEnabledCipherSuites(ciphers);
+    return engine;
   }
 
   /**
@@ -250,6 +251,73 @@ public final class RelayTls {
       throw new IllegalStateException("the TLS handshake has not authenticated the peer", e);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("SHA-256 and certificate encoding are part of Java", e);
+    }
+  }
+  /**
+   * The process's one key and certificate, offered for every TLS handshake, as server and as
+   * client. JSSE takes key managers directly, so neither a key store (whose PKCS#12 entries
+   * are encrypted with a password-based key of many hash rounds) nor Netty's SslContext
+   * builders (whose server context, on first use, parses a PEM key through BouncyCastle's whole
+   * JCE provider: a quarter of a CPU-second in each fresh relay JVM) stand in its way.
+   */
+  private static final class OwnIdentity extends X509ExtendedKeyManager {
+    private static final String ALIAS = "relaycp";
+    private final PrivateKey key;
+    private final X509Certificate certificate;
+
+    OwnIdentity(PrivateKey key, X509Certificate certificate) {
+      this.key = key;
+      this.certificate = certificate;
+    }
+
+    private String aliasFor(String keyType) {
+      return key.getAlgorithm().equals(keyType) ? ALIAS : null;
+    }
+
+    private String aliasForAny(String[] keyTypes) {
+      return keyTypes != null && Arrays.asList(keyTypes).contains(key.getAlgorithm())
+          ? ALIAS : null;
+    }
+
+    @Override
+    public String[] getClientAliases(String keyType, Principal[] issuers) {
+      return aliasFor(keyType) == null ? null : new String[] {ALIAS};
+    }
+
+    @Override
+    public String chooseClientAlias(String[] keyTypes, Principal[] issuers, Socket socket) {
+      return aliasForAny(keyTypes);
+    }
+
+    @Override
+    public String chooseEngineClientAlias(String[] keyTypes, Principal[] issuers,
+        SSLEngine engine) {
+      return aliasForAny(keyTypes);
+    }
+
+    @Override
+    public String[] getServerAliases(String keyType, Principal[] issuers) {
+      return aliasFor(keyType) == null ? null : new String[] {ALIAS};
+    }
+
+    @Override
+    public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+      return aliasFor(keyType);
+    }
+
+    @Override
+    public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
+      return aliasFor(keyType);
+    }
+
+    @Override
+    public X509Certificate[] getCertificateChain(String alias) {
+      return ALIAS.equals(alias) ? new X509Certificate[] {certificate} : null;
+    }
+
+    @Override
+    public PrivateKey getPrivateKey(String alias) {
+      return ALIAS.equals(alias) ? key : null;
     }
   }
 }
