@@ -3,6 +3,7 @@ package dev.relaycp.cli;
 import dev.relaycp.config.RelayKeys;
 import dev.relaycp.plan.DataSize;
 import dev.relaycp.provision.ContainerSecret;
+import dev.relaycp.provision.ClassDataArchive;
 import dev.relaycp.provision.ProvisionedRelay;
 import dev.relaycp.provision.RelaySettingsVariable;
 import dev.relaycp.provision.YarnRelaySettings;
@@ -134,6 +135,7 @@ public final class RelayCommand implements Callable<Integer> {
         String address = advertisedHost() + ":" + server.localAddress().getPort();
         ProvisionedRelay.announce(configuration, announce,
             System.getenv().getOrDefault("CONTAINER_ID", address.replace(':', '_')), address);
+        ClassDataArchive.refreshInBackground();
       }
       if (stopOnStdinEof) {
         Thread watcher = new Thread(() -> {

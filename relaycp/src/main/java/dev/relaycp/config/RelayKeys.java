@@ -111,6 +111,9 @@ public final class RelayKeys {
       new WholeNumberSetting("relaycp.yarn.replacements-per-site", 4, 0, Integer.MAX_VALUE);
   /** The product jar shipped to relay containers; empty for the jar relaycp runs from. */
   public static final TextSetting YARN_JAR = new TextSetting("relaycp.yarn.jar", "");
+  /** Whether relay containers start from a class-data archive kept on their node. */
+  public static final FlagSetting YARN_CLASS_DATA_ARCHIVE =
+      new FlagSetting("relaycp.yarn.class-data-archive", true);
 
   /** Bytes each spawned pair sends in the pre-test that picks the fastest pairs. */
   public static final SizeSetting SPAWN_PRETEST_BYTES =

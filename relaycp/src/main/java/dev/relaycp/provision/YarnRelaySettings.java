@@ -24,6 +24,8 @@ import org.apache.hadoop.conf.Configuration;
  *     themselves
  * @param replacementsPerSite how many lost relays may be replaced on each site in one copy
  * @param jar the product jar to ship; empty for the jar relaycp runs from
+ * @param classDataArchive whether relay containers start from, and keep, a class-data archive
+ *     on their node ({@link ClassDataArchive})
  * @param relayProperties Hadoop and relaycp properties the relays run with (the -D options)
  */
 public record YarnRelaySettings(
@@ -36,6 +38,7 @@ public record YarnRelaySettings(
     long startTimeoutSeconds,
     int replacementsPerSite,
     Optional<String> jar,
+    boolean classDataArchive,
     Map<String, String> relayProperties) {
 
   public static final String QUEUE = RelayKeys.YARN_QUEUE.key();
@@ -47,6 +50,7 @@ public record YarnRelaySettings(
   public static final String START_TIMEOUT = RelayKeys.YARN_START_TIMEOUT_SECONDS.key();
   public static final String REPLACEMENTS = RelayKeys.YARN_REPLACEMENTS_PER_SITE.key();
   public static final String JAR = RelayKeys.YARN_JAR.key();
+  public static final String CLASS_DATA_ARCHIVE = RelayKeys.YARN_CLASS_DATA_ARCHIVE.key();
   public static final long DEFAULT_DRIVER_TIMEOUT_SECONDS =
       RelayKeys.DRIVER_TIMEOUT_SECONDS.defaultValue();
   /**
@@ -85,7 +89,8 @@ public record YarnRelaySettings(
         configuration.getTrimmed(JAVA_OPTS, DEFAULT_JAVA_OPTS),
         configuration.getTrimmed(STAGING_DIR, "/tmp/relaycp-staging"),
         driverTimeout, startTimeout, replacements,
-        jar.isEmpty() ? Optional.empty() : Optional.of(jar), relayProperties);
+        jar.isEmpty() ? Optional.empty() : Optional.of(jar),
+        RelayKeys.YARN_CLASS_DATA_ARCHIVE.from(configuration), relayProperties);
   }
 
   private static int positive(Configuration configuration, String key, int fallback) {

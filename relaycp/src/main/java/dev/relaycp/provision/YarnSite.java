@@ -99,6 +99,8 @@ final class YarnSite implements AutoCloseable {
   private final YarnClient yarnClient;
   private final ApplicationId applicationId;
   private final Map<String, LocalResource> resources;
+  /** The relay jar's content hash, which names the nodes' class-data archives. */
+  private final String jarHash;
   private final TransferSecret secret;
   /** The site's HDFS tokens, where Hadoop security is on: the containers' own, see launchContext. */
   private final CallerCredentials siteTokens;
@@ -118,7 +120,7 @@ final class YarnSite implements AutoCloseable {
   private YarnSite(String site, Configuration configuration, YarnRelaySettings settings,
       FileSystem fileSystem, Path stagingDirectory, YarnClient yarnClient,
       ApplicationId applicationId, Map<String, LocalResource> resources,
-      TransferSecret secret, CallerCredentials siteTokens) {
+      String jarHash, TransferSecret secret, CallerCredentials siteTokens) {
     this.site = site;
     this.siteTokens = siteTokens;
     this.configuration = configuration;
@@ -130,6 +132,7 @@ final class YarnSite implements AutoCloseable {
     this.yarnClient = yarnClient;
     this.applicationId = applicationId;
     this.resources = resources;
+    this.jarHash = jarHash;
     this.secret = secret;
     this.relaySettings = encodeRelaySettings(settings);
     this.capability = Resource.newInstance(settings.memoryMegabytes(), settings.virtualCores());
@@ -187,7 +190,7 @@ final class YarnSite implements AutoCloseable {
     try {
       ApplicationId applicationId = submit(yarnClient, applicationName, transferId, settings);
       started = new YarnSite(site, configuration, settings, fileSystem, staging, yarnClient,
-          applicationId, resources, secret, siteTokens);
+          applicationId, resources, jar.contentHash(), secret, siteTokens);
       started.heartbeat.create();
       started.registerApplicationMaster();
       LOG.info("{} site: application {} registered in queue {}; relays staged in {}", site,
@@ -432,20 +435,14 @@ final class YarnSite implements AutoCloseable {
    * How a relay container starts: the product jar and the cluster's own Hadoop on the class
    * path; the secret in the container's credentials (read with --secret-from-credentials);
    * the relays' settings as Hadoop configuration XML, base64 so that no shell sees a quote,
-   * in an environment variable.
+   * in an environment variable; and, unless turned off, the node's class-data archive ({@link
+   * ClassDataArchive}).
    */
   private ContainerLaunchContext launchContext() {
-    StringBuilder classPath = new StringBuilder(Environment.PWD.$$())
-        .append(ApplicationConstants.CLASS_PATH_SEPARATOR).append(Environment.PWD.$$())
-        .append('/').append(JAR);
-    for (String entry : configuration.getTrimmedStrings(
-        YarnConfiguration.YARN_APPLICATION_CLASSPATH,
-        YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)) {
-      classPath.append(ApplicationConstants.CLASS_PATH_SEPARATOR).append(entry);
-    }
     String logs = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
     String command = String.join(" ",
         Environment.JAVA_HOME.$$() + "/bin/java",
+        settings.classDataArchive() ? ClassDataArchive.javaOptions(jarHash) : "",
         settings.javaOptions(),
         "-Dlog4j.configuration=container-log4j.properties",
         "-Dyarn.app.container.log.dir=" + logs,
@@ -459,9 +456,30 @@ final class YarnSite implements AutoCloseable {
         "--driver-heartbeat", heartbeat.path().toString(),
         "1>" + logs + "/stdout", "2>" + logs + "/stderr");
     return ContainerLaunchContext.newInstance(resources,
-        Map.of(Environment.CLASSPATH.name(), classPath.toString(),
+        Map.of(Environment.CLASSPATH.name(), classPath(configuration),
             SETTINGS_VARIABLE, relaySettings),
         List.of(command), null, ContainerSecret.credentialsWith(secret, siteTokens.tokenBytes()), null);
+  }
+
+  /**
+   * A relay container's class path: the relay jar, the cluster's jars ({@code
+   * yarn.application.classpath}'s entries that name jars or folders of jars), then its other
+   * entries (the configuration folder) and the container's folder. Jars come first because a
+   * class-data archive holds only classes of the jars that lead the class path; a folder holds
+   * the site's XML files, which no Hadoop jar has, so their order does not change what is read.
+   */
+  static String classPath(Configuration configuration) {
+    List<String> jars = new ArrayList<>();
+    List<String> others = new ArrayList<>();
+    jars.add(Environment.PWD.$$() + "/" + JAR);
+    for (String entry : configuration.getTrimmedStrings(
+        YarnConfiguration.YARN_APPLICATION_CLASSPATH,
+        YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)) {
+      (entry.endsWith("*") || entry.endsWith(".jar") ? jars : others).add(entry);
+    }
+    others.add(Environment.PWD.$$());
+    jars.addAll(others);
+    return String.join(ApplicationConstants.CLASS_PATH_SEPARATOR, jars);
   }
 
   /** The relays' settings: the user's -D options and the driver timeout. */

@@ -1,0 +1,309 @@
+package dev.relaycp.provision;
+
+import static java.util.Objects.requireNonNull;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A class-data archive (AppCDS) for the relay JVMs that YARN starts on a node, so that a relay
+ * container maps the classes it needs instead of reading, parsing and verifying them from the
+ * jars. A relay loads about 5,000 classes (the HDFS client, Netty, TLS) before it announces
+ * itself: from the jars that took 1.57-1.60 CPU-s in the lab, from an archive 1.00
+ * ({@code bench/lab.d/relay_start_cpu.sh}); a copy starts a relay on every datanode, often on
+ * nodes that are busy.
+ *
+ * <p>The archive lives in the NodeManager's folder for the user ({@code $LOCAL_USER_DIRS}),
+ * which outlives applications and which, where containers run as their users, only the user
+ * can write; it is named after the relay jar's content. A container's JVM starts with {@link
+ * #javaOptions}: use the archive if it is there and fits (the JVM checks its own build and
+ * every jar on the class path against the archive, and runs without it, silently, otherwise),
+ * and write down the classes it loads. Once the relay has announced itself, {@link
+ * #refreshInBackground} makes the archive from that list, in a JVM of its own at the lowest CPU
+ * priority, unless this JVM runs from an archive made for the same JVM and the same jars. The
+ * next relay on the node starts from it. It is a cache: losing it costs one slower start.
+ */
+public final class ClassDataArchive {
+  private static final Logger LOG = LoggerFactory.getLogger(ClassDataArchive.class);
+  /** The folder below the NodeManager's user folder. */
+  static final String FOLDER = "relaycp-class-data";
+  /** The container's list of the classes it loaded, in its working directory. */
+  static final String CLASS_LIST = "relaycp-classes.lst";
+  private static final String ARCHIVE_OPTION = "SharedArchiveFile";
+  private static final String LIST_OPTION = "DumpLoadedClassList";
+  private static final long DUMP_TIMEOUT_MINUTES = 5;
+  /** Files of a dump under way end with this and the dumping JVM's pid. */
+  private static final String PART = ".part-";
+
+  private final Path archive;
+  private final Path classList;
+  private final List<Path> classPath;
+
+  private ClassDataArchive(Path archive, Path classList, List<Path> classPath) {
+    this.archive = archive;
+    this.classList = classList;
+    this.classPath = classPath;
+  }
+
+  /**
+   * An archive at {@code archive}, made from the class list {@code classList}, for a JVM whose
+   * class path is {@code classPath} (only its leading jars are archived: the JVM takes no
+   * classes from a folder into an archive).
+   */
+  static ClassDataArchive of(Path archive, Path classList, List<Path> classPath) {
+    return new ClassDataArchive(requireNonNull(archive, "archive is null"),
+        requireNonNull(classList, "classList is null"),
+        List.copyOf(requireNonNull(classPath, "classPath is null")));
+  }
+
+  /**
+   * The options a relay container's JVM starts with, for the relay jar whose content hash is
+   * {@code jarHash}. The NodeManager's launch script expands {@code $LOCAL_USER_DIRS} (its first
+   * folder) before the JVM starts.
+   */
+  static String javaOptions(String jarHash) {
+    requireNonNull(jarHash, "jarHash is null");
+    return "-XX:" + ARCHIVE_OPTION + "=${LOCAL_USER_DIRS%%,*}/" + FOLDER + "/relay-" + jarHash
+        + ".jsa -Xshare:auto -XX:" + LIST_OPTION + "=" + CLASS_LIST;
+  }
+
+  /**
+   * In a relay JVM started with {@link #javaOptions}, brings the node's archive up to date on a
+   * daemon thread; elsewhere (a relay started by hand, a JVM started without the options) does
+   * nothing.
+   */
+  public static void refreshInBackground() {
+    Optional<ClassDataArchive> started = ofThisJvm();
+    if (started.isEmpty()) {
+      return;
+    }
+    Thread refreshing = new Thread(() -> {
+      try {
+        started.get().refresh();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Cannot make the relays' class-data archive {} ({}); relays on this node start"
+            + " without it", started.get().archive, e.toString());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "relay-class-data");
+    refreshing.setDaemon(true);
+    refreshing.start();
+  }
+
+  /** The archive this JVM was started with by {@link #javaOptions}, if it was. */
+  static Optional<ClassDataArchive> ofThisJvm() {
+    try {
+      HotSpotDiagnosticMXBean vm =
+          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      String archive = vm.getVMOption(ARCHIVE_OPTION).getValue();
+      String list = vm.getVMOption(LIST_OPTION).getValue();
+      if (archive.isEmpty() || list.isEmpty()
+          || !Path.of(archive).getFileName().toString().startsWith("relay-")) {
+        return Optional.empty();
+      }
+      List<Path> classPath = new ArrayList<>();
+      for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+        if (!entry.isEmpty()) {
+          classPath.add(Path.of(entry));
+        }
+      }
+      return Optional.of(of(Path.of(archive), Path.of(list), classPath));
+    } catch (RuntimeException | LinkageError e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Makes the archive unless this JVM runs from one that fits it and its jars; returns whether
+   * it made one.
+   */
+  boolean refresh() throws IOException, InterruptedException {
+    List<Path> jars = leadingJars();
+    if (jars.isEmpty()) {
+      LOG.debug("No jar leads the class path; no class-data archive");
+      return false;
+    }
+    String fingerprint = fingerprint(jars);
+    Path key = sibling(".key");
+    if (inUse() && fingerprint.equals(readOrEmpty(key))) {
+      LOG.info("Started from the class-data archive {}", archive);
+      return false;
+    }
+    Path folder = archive.toAbsolutePath().getParent();
+    Files.createDirectories(folder,
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    String owner = Files.getOwner(folder).getName();
+    if (!owner.equals(System.getProperty("user.name"))) {
+      LOG.warn("Not making a class-data archive in {}: it belongs to {}, not to {}", folder,
+          owner, System.getProperty("user.name"));
+      return false;
+    }
+    removeAbandonedParts(folder);
+    long started = System.nanoTime();
+    String suffix = PART + ProcessHandle.current().pid();
+    Path list = sibling(".lst" + suffix);
+    Path made = sibling(".jsa" + suffix);
+    try {
+      copyCompleteLines(classList, list);
+      List<String> command = new ArrayList<>(List.of(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xmx256m", "-Xshare:dump", "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + made,
+          "-cp", String.join(File.pathSeparator, jars.stream().map(Path::toString).toList())));
+      String output = run(command);
+      if (!Files.isRegularFile(made)) {
+        throw new IOException("the JVM made no archive: " + output);
+      }
+      move(made, archive);
+      Path keyPart = sibling(".key" + suffix);
+      Files.writeString(keyPart, fingerprint, StandardCharsets.UTF_8);
+      move(keyPart, key);
+    } finally {
+      Files.deleteIfExists(list);
+      Files.deleteIfExists(made);
+    }
+    LOG.info("Made the relays' class-data archive {} ({} bytes, from {} jars) in {} ms",
+        archive, Files.size(archive), jars.size(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    return true;
+  }
+
+  /**
+   * Removes what dumps left behind when their container was killed mid-way: parts older than
+   * any dump still running.
+   */
+  private static void removeAbandonedParts(Path folder) throws IOException {
+    long abandonedBefore = System.currentTimeMillis()
+        - TimeUnit.MINUTES.toMillis(2 * DUMP_TIMEOUT_MINUTES);
+    try (var entries = Files.newDirectoryStream(folder, "*" + PART + "*")) {
+      for (Path part : entries) {
+        if (Files.getLastModifiedTime(part).toMillis() < abandonedBefore) {
+          Files.deleteIfExists(part);
+        }
+      }
+    }
+  }
+
+  /** The jars at the head of the class path, up to its first folder or missing entry. */
+  private List<Path> leadingJars() {
+    List<Path> jars = new ArrayList<>();
+    for (Path entry : classPath) {
+      if (!Files.isRegularFile(entry)) {
+        break;
+      }
+      jars.add(entry);
+    }
+    return jars;
+  }
+
+  /** What the archive depends on: this JVM's build and each jar's file, size and time. */
+  static String fingerprint(List<Path> jars) throws IOException {
+    StringBuilder text = new StringBuilder()
+        .append("java.home=").append(System.getProperty("java.home")).append('\n')
+        .append("java.vm.version=").append(System.getProperty("java.vm.version")).append('\n');
+    for (Path jar : jars) {
+      text.append(jar.toRealPath()).append('\t').append(Files.size(jar)).append('\t')
+          .append(Files.getLastModifiedTime(jar).toMillis()).append('\n');
+    }
+    return text.toString();
+  }
+
+  /**
+   * Whether this JVM mapped the archive. Where the process's mappings cannot be read, an
+   * archive whose key fits is taken to be in use.
+   */
+  private boolean inUse() {
+    if (!Files.isRegularFile(archive)) {
+      return false;
+    }
+    try {
+      String real = archive.toRealPath().toString();
+      return Files.readAllLines(Path.of("/proc/self/maps")).stream()
+          .anyMatch(line -> line.endsWith(real));
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  private Path sibling(String suffix) {
+    String name = archive.getFileName().toString();
+    String stem = name.endsWith(".jsa") ? name.substring(0, name.length() - 4) : name;
+    return archive.resolveSibling(stem + suffix);
+  }
+
+  private static String readOrEmpty(Path file) throws IOException {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return "";
+    }
+  }
+
+  /** The list as the JVM has written it so far, without a last line it has not finished. */
+  private static void copyCompleteLines(Path from, Path to) throws IOException {
+    byte[] written = Files.readAllBytes(from);
+    int end = written.length;
+    while (end > 0 && written[end - 1] != '\n') {
+      end--;
+    }
+    Files.write(to, Arrays.copyOf(written, end));
+  }
+
+  /**
+   * Runs the dump at the lowest CPU priority (through {@code nice}, where there is one) and
+   * returns its output's last lines; throws if it fails.
+   */
+  private static String run(List<String> command) throws IOException, InterruptedException {
+    List<String> niced = new ArrayList<>(List.of("nice", "-n", "19"));
+    niced.addAll(command);
+    Process process;
+    try {
+      process = new ProcessBuilder(niced).redirectErrorStream(true).start();
+    } catch (IOException noNice) {
+      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+    process.getOutputStream().close();
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    try (InputStream in = process.getInputStream()) {
+      in.transferTo(output);
+    }
+    if (!process.waitFor(DUMP_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+      process.destroyForcibly();
+      throw new IOException("the JVM making it did not end within " + DUMP_TIMEOUT_MINUTES
+          + " minutes");
+    }
+    String text = output.toString(StandardCharsets.UTF_8).strip();
+    String last = text.substring(Math.max(0, text.length() - 400));
+    if (process.exitValue() != 0) {
+      throw new IOException("the JVM making it exited with " + process.exitValue() + ": " + last);
+    }
+    return last;
+  }
+
+  /** Replaces {@code to} with {@code from} at once where the file system can. */
+  private static void move(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}
