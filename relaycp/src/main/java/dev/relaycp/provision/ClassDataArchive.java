@@ -167,7 +167,7 @@ public final class ClassDataArchive {
       List<String> command = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx256m", "-Xshare:dump", "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + made,
-          "-cp", String.join(File.pathSeparator, jars.stream().map(Path::toString).toList())));
+          "-cp", String.join(File.pathSeparator, realPaths(jars))));
       String output = run(command);
       if (!Files.isRegularFile(made)) {
         throw new IOException("the JVM made no archive: " + output);
@@ -212,6 +212,20 @@ public final class ClassDataArchive {
       jars.add(entry);
     }
     return jars;
+  }
+
+  /**
+   * The jars as the archive names them: the files themselves, not the links a container's
+   * folder has to them. A JVM requires every jar the archive names to exist, and takes a
+   * class path entry that leads to the same file as the same jar; the link to the relay jar
+   * goes away with its container, the file it leads to stays in the NodeManager's cache.
+   */
+  private static List<String> realPaths(List<Path> jars) throws IOException {
+    List<String> real = new ArrayList<>();
+    for (Path jar : jars) {
+      real.add(jar.toRealPath().toString());
+    }
+    return real;
   }
 
   /** What the archive depends on: this JVM's build and each jar's file, size and time. */

@@ -37,8 +37,13 @@ class ClassDataArchiveTest {
   }
 
   @Test
-  void theArchiveMadeFromAClassListIsOneAJvmStartsFrom() throws Exception {
-    Path jar = slf4jJar();
+  void theArchiveMadeFromAClassListIsOneAJvmStartsFromThroughAnotherLinkToTheJar()
+      throws Exception {
+    // As in a container: the class path names a link in the container's folder, which goes
+    // away with the container; the next container's link leads to the same cached file.
+    Path jar = Files.createSymbolicLink(temporary.resolve("first-container.jar"), slf4jJar());
+    Path nextContainersLink =
+        Files.createSymbolicLink(temporary.resolve("next-container.jar"), slf4jJar());
     Path list = temporary.resolve("classes.lst");
     // The last line is one the relay's JVM had not finished writing: it is left out.
     Files.writeString(list, "org/slf4j/LoggerFactory\norg/slf4j/Logger\norg/slf4j/ILogg",
@@ -54,9 +59,11 @@ class ClassDataArchiveTest {
         .isEqualTo(ClassDataArchive.fingerprint(List.of(jar)));
     assertThat(Files.list(archive.getParent()).map(path -> path.getFileName().toString()))
         .containsExactlyInAnyOrder("relay-test.jsa", "relay-test.key");
+    Files.delete(jar);
     // -Xshare:on fails the JVM when it cannot use the archive; the class then comes from it.
     Process process = new ProcessBuilder(java(), "-Xshare:on",
-        "-XX:SharedArchiveFile=" + archive, "-Xlog:class+load=info", "-cp", jar.toString(),
+        "-XX:SharedArchiveFile=" + archive, "-Xlog:class+load=info",
+        "-cp", nextContainersLink.toString(),
         "org.slf4j.LoggerFactory").redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
