@@ -98,10 +98,10 @@ public final class CopyCommand implements Callable<Integer> {
       }
     });
     try (RelayOptions.TemporarySecret secret = relayOptions.secret(err);
-        CopyProgress progress = CopyProgress.start(!noProgress && !json)) {
+        CopyProgress progress = CopyProgress.start(!noProgress && !json);
+        RelaysForListing relays = relaysFor(configuration, settings, secret, auto)) {
       CopyReport result = new CopyDriver(FileSystemOpener.of(configuration))
-          .copy(settings, relaysFor(configuration, settings, secret, auto), secret.secret(),
-              progress);
+          .copy(settings, relays, secret.secret(), progress);
       progress.close();
       if (history.recording(configuration)) {
         ObservedRates.record(history.file(configuration), ObservedRates.ofCopy(result.routeResults()),
@@ -164,10 +164,11 @@ public final class CopyCommand implements Callable<Integer> {
   }
 
   /**
-   * The relays of this copy, started once the listing is known: the datanode relays (or local
-   * ones), with spawned pairs joining them when asked for.
+   * The relays of this copy, started once the listing is known (YARN's applications begin
+   * before it): the datanode relays (or local ones), with spawned pairs joining them when
+   * asked for.
    */
-  private Function<SourceTree, RouteSource> relaysFor(Configuration configuration,
+  private RelaysForListing relaysFor(Configuration configuration,
       CopySettings settings, RelayOptions.TemporarySecret secret, Optional<AutoPairs> auto) {
     String application = "relaycp " + source + " -> " + destination;
     if (!spawnOptions.spawning()) {
@@ -177,7 +178,7 @@ public final class CopyCommand implements Callable<Integer> {
           secret);
     }
     int spawnPairs = auto.map(AutoPairs::pairs).orElseGet(() -> spawnOptions.spawn);
-    Optional<Function<SourceTree, RouteSource>> base = relayOptions.given()
+    Optional<RelaysForListing> base = relayOptions.given()
         ? Optional.of(relayOptions.relaysFor(configuration, hadoop.properties, application,
             relayOptions.localRelays == null ? 0 : relayOptions.localRelays, secret))
         : Optional.empty();
@@ -187,9 +188,13 @@ public final class CopyCommand implements Callable<Integer> {
     Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter = spawnOptions.starter(
         spawnPairs, configuration, settings.source(), settings.destination(), secret.secret(),
         secret.file(), auto.map(choice -> choice.plan().pretest().pays()).orElse(false));
-    return tree -> {
-      spawned = starter.apply(() -> base.map(relaysForTree -> relaysForTree.apply(tree)));
-      return spawned;
-    };
+    Function<Function<SourceTree, RouteSource>, Function<SourceTree, RouteSource>> spawning =
+        datanodeRelays -> tree -> {
+          spawned = starter.apply(() -> Optional.ofNullable(datanodeRelays)
+              .map(relaysForTree -> relaysForTree.apply(tree)));
+          return spawned;
+        };
+    return base.map(relays -> relays.around(spawning))
+        .orElseGet(() -> RelaysForListing.of(spawning.apply(null)));
   }
 }

@@ -157,7 +157,7 @@ public final class RelayOptions {
    * running relays beside them), {@code localPairs} local pairs when above 0, else the
    * running relays.
    */
-  Function<SourceTree, RouteSource> relaysFor(Configuration configuration,
+  RelaysForListing relaysFor(Configuration configuration,
       Map<String, String> properties, String applicationName, int localPairs,
       TemporarySecret secret) {
     if (yarn()) {
@@ -166,18 +166,20 @@ public final class RelayOptions {
       YarnRelaySettings settings = YarnRelaySettings.from(configuration, properties);
       List<RelayAddress> readers = running(relays);
       List<RelayAddress> writers = running(destinationRelays);
-      return tree -> {
-        YarnRelays started = YarnRelays.start(new YarnRelays.Request(applicationName, source,
-            destination, relaysPerSite == null ? 0 : relaysPerSite, tree.hostsByBytes(),
-            settings, secret.secret()));
+      YarnRelays.Starting starting = YarnRelays.begin(new YarnRelays.Request(applicationName,
+          source, destination, relaysPerSite == null ? 0 : relaysPerSite, settings,
+          secret.secret()));
+      return RelaysForListing.of(tree -> {
+        YarnRelays started = starting.withListing(tree.hostsByBytes());
         return readers.isEmpty() ? started : started.with(StaticRelays.of(readers, writers));
-      };
+      }, starting::close);
     }
     if (localPairs > 0) {
-      return tree -> LocalRelayProcesses.start(localPairs, secret.file(), properties, List.of());
+      return RelaysForListing.of(
+          tree -> LocalRelayProcesses.start(localPairs, secret.file(), properties, List.of()));
     }
     StaticRelays running = StaticRelays.of(running(relays), running(destinationRelays));
-    return tree -> running;
+    return RelaysForListing.of(tree -> running);
   }
 
   /** {@code base} with the cluster configuration files in {@code folder} on top. */

@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.jar.JarFile;
@@ -73,17 +74,13 @@ public final class YarnRelays implements RelayProvisioner {
    * @param source the source cluster's configuration (its ResourceManager and file system)
    * @param destination the destination cluster's configuration
    * @param relaysPerSite relays on each site; 0 for one per datanode
-   * @param sourceHosts the source datanodes holding the listing's bytes, most first, as
-   *     {@link HostAddresses#normalize} gives them; relays are asked for on these
    */
   public record Request(String applicationName, Configuration source, Configuration destination,
-      int relaysPerSite, List<String> sourceHosts, YarnRelaySettings settings,
-      TransferSecret secret) {
+      int relaysPerSite, YarnRelaySettings settings, TransferSecret secret) {
     public Request {
       requireNonNull(applicationName, "applicationName is null");
       requireNonNull(source, "source is null");
       requireNonNull(destination, "destination is null");
-      sourceHosts = List.copyOf(requireNonNull(sourceHosts, "sourceHosts is null"));
       requireNonNull(settings, "settings is null");
       requireNonNull(secret, "secret is null");
       if (relaysPerSite < 0) {
@@ -108,6 +105,8 @@ public final class YarnRelays implements RelayProvisioner {
   /** Whether the first routes are made; the monitor joins later relays only after. */
   private boolean paired;
   private boolean closed;
+  /** Source relays to ask for once the listing names the hosts; 0 once asked for. */
+  private int sourceRelaysToAsk;
   /** When the first containers were asked for (System.nanoTime). */
   private volatile long requestedAt;
 
@@ -118,12 +117,75 @@ public final class YarnRelays implements RelayProvisioner {
   }
 
   /**
-   * Starts the relays and returns once one relay per site has announced itself (the others
-   * join the copy as routes as they come up); throws RELAY_START_FAILED, having released
-   * everything, when a site has none within the start timeout.
+   * Relays being started while the driver lists the source: made by {@link #begin}, finished
+   * with the listing by {@link #withListing}, or released by {@link #close} if the copy ends
+   * before it has a listing.
    */
-  public static YarnRelays start(Request request) {
+  public static final class Starting implements AutoCloseable {
+    private final CompletableFuture<YarnRelays> started;
+    private boolean claimed;
+
+    private Starting(CompletableFuture<YarnRelays> started) {
+      this.started = started;
+    }
+
+    /**
+     * Asks for the source relays on {@code sourceHosts} (the datanodes holding the listing's
+     * bytes, most first, as {@link HostAddresses#normalize} names them) unless they are asked
+     * for already, and returns once one relay per site has announced itself (the others join
+     * the copy as routes as they come up); throws RELAY_START_FAILED, having released
+     * everything, when a site has none within the start timeout.
+     */
+    public YarnRelays withListing(List<String> sourceHosts) {
+      requireNonNull(sourceHosts, "sourceHosts is null");
+      synchronized (this) {
+        claimed = true;
+      }
+      YarnRelays relays;
+      try {
+        relays = started.join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof RuntimeException cause ? cause : e;
+      }
+      try {
+        relays.askForSourceRelays(sourceHosts);
+        relays.awaitFirstPair();
+        return relays;
+      } catch (RuntimeException e) {
+        relays.close();
+        throw e;
+      }
+    }
+
+    /** Releases what was started, unless {@link #withListing} took it over. */
+    @Override
+    public synchronized void close() {
+      if (!claimed) {
+        claimed = true;
+        started.thenAccept(YarnRelays::close);
+      }
+    }
+  }
+
+  /**
+   * Starts the relays' applications on both clusters at once, on a thread of its own, and
+   * asks for the destination's relays, which go on any node; with one relay per datanode,
+   * also for the source's, on every datanode: where the listing would place them. What is
+   * left waits for the listing ({@link Starting#withListing}). A YARN application takes
+   * seconds to register and a relay JVM seconds to start, and a listing takes as long or
+   * longer; they need not wait for each other.
+   */
+  public static Starting begin(Request request) {
     requireNonNull(request, "request is null");
+    Executor thread = task -> {
+      Thread starting = new Thread(task, "yarn-relays-start");
+      starting.setDaemon(true);
+      starting.start();
+    };
+    return new Starting(CompletableFuture.supplyAsync(() -> startSites(request), thread));
+  }
+
+  private static YarnRelays startSites(Request request) {
     YarnRelaySettings settings = request.settings();
     RelayJar jar = relayJar(productJar(settings.jar()));
     String transferId = UUID.randomUUID().toString();
@@ -151,19 +213,36 @@ public final class YarnRelays implements RelayProvisioner {
     ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,
         FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
     try {
-      int sourceCount = relayCount(request.relaysPerSite(), request.source(), source);
-      int destinationCount =
-          relayCount(request.relaysPerSite(), request.destination(), destination);
+      Optional<Datanodes> sourceDatanodes = datanodes(request.source(), source);
+      int sourceCount = relayCount(request.relaysPerSite(), sourceDatanodes, source);
+      int destinationCount = relayCount(request.relaysPerSite(),
+          datanodes(request.destination(), destination), destination);
       relays.startMonitor();
       relays.requestedAt = System.nanoTime();
-      source.request(placement(sourceCount, request.sourceHosts(), source.nodeManagerHosts()));
       destination.request(
           placement(destinationCount, List.of(), destination.nodeManagerHosts()));
-      relays.awaitFirstPair();
+      synchronized (relays) {
+        relays.sourceRelaysToAsk = sourceCount;
+      }
+      if (request.relaysPerSite() == 0 && sourceDatanodes.isPresent()) {
+        List<String> hosts = new ArrayList<>();
+        for (String host : sourceDatanodes.get().hosts()) {
+          hosts.add(HostAddresses.normalize(host));
+        }
+        relays.askForSourceRelays(hosts);
+      }
       return relays;
     } catch (RuntimeException e) {
       relays.close();
       throw e;
+    }
+  }
+
+  /** Asks for the source relays on {@code dataHosts} first, unless already asked for. */
+  private synchronized void askForSourceRelays(List<String> dataHosts) {
+    if (sourceRelaysToAsk > 0 && !closed) {
+      source.request(placement(sourceRelaysToAsk, dataHosts, source.nodeManagerHosts()));
+      sourceRelaysToAsk = 0;
     }
   }
 
@@ -229,21 +308,25 @@ public final class YarnRelays implements RelayProvisioner {
     }
   }
 
-  /** The relays a site gets: as asked, else one per live datanode (else per NodeManager). */
-  private static int relayCount(int asked, Configuration configuration, YarnSite site) {
-    if (asked > 0) {
-      return asked;
-    }
+  /** The site's live datanodes; empty where they cannot be asked for (the report needs the superuser). */
+  private static Optional<Datanodes> datanodes(Configuration configuration, YarnSite site) {
     try {
-      Optional<Datanodes> datanodes = Datanodes.live(FileSystem.get(configuration));
-      if (datanodes.isPresent() && datanodes.get().count() > 0) {
-        return datanodes.get().count();
-      }
+      return Datanodes.live(FileSystem.get(configuration))
+          .filter(datanodes -> datanodes.count() > 0);
     } catch (IOException | RelayCpException e) {
       LOG.info("{} site: cannot count its datanodes ({}); one relay per NodeManager instead",
           site.site(), e.getMessage());
+      return Optional.empty();
     }
-    return Math.max(1, site.nodeManagerHosts().size());
+  }
+
+  /** The relays a site gets: as asked, else one per live datanode (else per NodeManager). */
+  private static int relayCount(int asked, Optional<Datanodes> datanodes, YarnSite site) {
+    if (asked > 0) {
+      return asked;
+    }
+    return datanodes.map(Datanodes::count)
+        .orElseGet(() -> Math.max(1, site.nodeManagerHosts().size()));
   }
 
   /**
