@@ -94,12 +94,14 @@ final class YarnDemo {
       }
       SideBySide harness = new SideBySide(configuration);
       TransferSecret secret = TransferSecret.generate();
-      ToolRun relaycp = harness.relaycp(source.uri("/demo"), destination.uri("/relaycp-copy"),
-          secret, tree -> YarnRelays.start(new YarnRelays.Request(
-              "relaycp " + source.uri("/demo") + " -> " + destination.uri("/relaycp-copy"),
-              source.configuration(), destination.configuration(), 0, tree.hostsByBytes(),
-              settings, secret)),
-          "relays as YARN containers", CopyProgress.start(!json));
+      ToolRun relaycp;
+      try (YarnRelays.Starting yarnRelays = YarnRelays.begin(new YarnRelays.Request(
+          "relaycp " + source.uri("/demo") + " -> " + destination.uri("/relaycp-copy"),
+          source.configuration(), destination.configuration(), 0, settings, secret))) {
+        relaycp = harness.relaycp(source.uri("/demo"), destination.uri("/relaycp-copy"),
+            secret, tree -> yarnRelays.withListing(tree.hostsByBytes()),
+            "relays as YARN containers", CopyProgress.start(!json));
+      }
       ToolRun distcp = harness.distcp(source.uri("/demo"), destination.uri("/distcp-copy"),
           2 * datanodes);
       return DemoCommand.report(out, json, "yarn", List.of(relaycp, distcp));
