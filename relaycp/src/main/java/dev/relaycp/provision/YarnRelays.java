@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -157,12 +158,23 @@ public final class YarnRelays implements RelayProvisioner {
       }
     }
 
-    /** Releases what was started, unless {@link #withListing} took it over. */
+    /**
+     * Releases what was started, unless {@link #withListing} took it over; waits for a start
+     * still under way (within the start timeout), so that a copy that failed before its
+     * listing was done leaves no application behind when its process ends.
+     */
     @Override
-    public synchronized void close() {
-      if (!claimed) {
+    public void close() {
+      synchronized (this) {
+        if (claimed) {
+          return;
+        }
         claimed = true;
-        started.thenAccept(YarnRelays::close);
+      }
+      try {
+        started.join().close();
+      } catch (CompletionException | CancellationException e) {
+        LOG.debug("The YARN relays did not start, so there is nothing to release", e);
       }
     }
   }

@@ -215,6 +215,20 @@ class YarnRelaysIT {
   }
 
   @Test
+  void aCopyWhoseListingFailsReleasesTheRelaysItBeganBeforeItReturns() throws Exception {
+    // The applications begin while the source is listed; a source that does not exist ends
+    // the copy before it asks for the relays.
+    Result result = copy("/no-such-tree", "/copy-of-nothing");
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.err()).contains("/no-such-tree");
+    assertThat(staged(source)).as("source staging left when the copy returned").isEmpty();
+    assertThat(staged(destination)).as("destination staging left when the copy returned")
+        .isEmpty();
+    awaitNoRelayContainers(30);
+  }
+
+  @Test
   void aRelayContainerKilledMidCopyIsReplacedAndTheCopyVerifies() throws Exception {
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> copy("/big",
         "/copy-big", "-D", "relaycp.relay.parallel-streams=1",
