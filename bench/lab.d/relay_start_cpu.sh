@@ -9,7 +9,12 @@
 #   bench/lab.d/relay_start_cpu.sh 3 "-Xmx384m" "-Xmx384m -XX:TieredStopAtLevel=1"
 #
 # The relay runs from relaycp-relay.jar, the jar a container runs (RELAY_JAR=FILE for another
-# build's, to compare two commits in one lab).
+# build's, to compare two commits in one lab), with the class path in a container's order:
+# jars, then the host's configuration. To start it from the class-data archive a YARN relay
+# made on the host, name the NodeManager's cached jar and the archive:
+#   RELAY_JAR=$LAB_DIR/hosts/src-dn1/nm-local/filecache/N/relaycp-relay-H.jar \
+#     bench/lab.d/relay_start_cpu.sh 3 "-Xmx384m -XX:TieredStopAtLevel=1 -Xshare:on \
+#     -XX:SharedArchiveFile=$LAB_DIR/hosts/src-dn1/nm-local/usercache/root/relaycp-class-data/relay-H.jsa"
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 source "$LAB_HOME/hadoop.sh"
@@ -32,7 +37,7 @@ for options in "$@"; do
     out="$work/relay.out"; : > "$out"
     # shellcheck disable=SC2086
     NM_HOST=$host LAB_PIDFILE="$work/pid" in_host "$host" java $options \
-      -cp "$LAB_DIR/hosts/$host/conf:$jar:$LAB_DIR/lib/*" dev.relaycp.cli.Main relay --port 0 \
+      -cp "$jar:$LAB_DIR/lib/*:$LAB_DIR/hosts/$host/conf" dev.relaycp.cli.Main relay --port 0 \
       --secret-file "$work/secret" --announce "hdfs://src-nn:8020$announce" \
       > "$out" 2>&1 &
     started=$(date +%s.%N)
