@@ -221,8 +221,17 @@ public final class CopyDriver {
       journal.close();
       run.endStaging(settings.destination(), null);
     };
-    ShutdownHookManager.get().addShutdownHook(stopOnSignal,
-        FileSystem.SHUTDOWN_HOOK_PRIORITY + 2);
+    try {
+      ShutdownHookManager.get().addShutdownHook(stopOnSignal,
+          FileSystem.SHUTDOWN_HOOK_PRIORITY + 2);
+    } catch (IllegalStateException shuttingDown) {
+      // The signal came while the staging was being made: end it here, as the hook would.
+      heartbeat.shutdownNow();
+      stopOnSignal.run();
+      caller.close();
+      throw new RelayCpException(ErrorCode.INTERRUPTED,
+          "the copy was stopped before it sent anything", shuttingDown);
+    }
     RelayCpException failure = null;
     boolean committed = false;
     Thread release = null;
