@@ -188,13 +188,17 @@ public final class CopyCommand implements Callable<Integer> {
     Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter = spawnOptions.starter(
         spawnPairs, configuration, settings.source(), settings.destination(), secret.secret(),
         secret.file(), auto.map(choice -> choice.plan().pretest().pays()).orElse(false));
-    Function<Function<SourceTree, RouteSource>, Function<SourceTree, RouteSource>> spawning =
-        datanodeRelays -> tree -> {
-          spawned = starter.apply(() -> Optional.ofNullable(datanodeRelays)
-              .map(relaysForTree -> relaysForTree.apply(tree)));
-          return spawned;
-        };
-    return base.map(relays -> relays.around(spawning))
-        .orElseGet(() -> RelaysForListing.of(spawning.apply(null)));
+    if (base.isEmpty()) {
+      return RelaysForListing.of(tree -> spawn(starter, tree, Optional.empty()));
+    }
+    return base.get().around(
+        datanodeRelays -> tree -> spawn(starter, tree, Optional.of(datanodeRelays)));
+  }
+
+  /** Starts the spawned pairs for {@code tree}, beside the datanode relays if there are any. */
+  private SpawnedRelays spawn(Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter,
+      SourceTree tree, Optional<Function<SourceTree, RouteSource>> datanodeRelays) {
+    spawned = starter.apply(() -> datanodeRelays.map(relays -> relays.apply(tree)));
+    return spawned;
   }
 }

@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * A class-data archive (AppCDS) for the relay JVMs that YARN starts on a node, so that a relay
  * container maps the classes it needs instead of reading, parsing and verifying them from the
  * jars. A relay loads about 5,000 classes (the HDFS client, Netty, TLS) before it announces
- * itself: from the jars that took 1.57-1.60 CPU-s in the lab, from an archive 1.00
- * ({@code bench/lab.d/relay_start_cpu.sh}); a copy starts a relay on every datanode, often on
- * nodes that are busy.
+ * itself: from the jars that took 1.53-1.60 CPU-s in the lab, from the archive a relay had made
+ * 1.08-1.20 ({@code bench/results/lab-2026-11-26-yarn-start/NOTES.md}); a copy starts a relay
+ * on every datanode, often on nodes that are busy.
  *
  * <p>The archive lives in the NodeManager's folder for the user ({@code $LOCAL_USER_DIRS}),
  * which outlives applications and which, where containers run as their users, only the user
@@ -50,7 +50,7 @@ public final class ClassDataArchive {
   private static final String ARCHIVE_OPTION = "SharedArchiveFile";
   private static final String LIST_OPTION = "DumpLoadedClassList";
   private static final long DUMP_TIMEOUT_MINUTES = 5;
-  /** Files of a dump under way end with this and the dumping JVM's pid. */
+  /** Files of a dump under way end with this and the pid of the relay making it. */
   private static final String PART = ".part-";
 
   private final Path archive;
@@ -166,7 +166,8 @@ public final class ClassDataArchive {
       copyCompleteLines(classList, list);
       List<String> command = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx256m", "-Xshare:dump", "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + made,
+          "-Xmx256m", "-Xshare:dump", "-XX:SharedClassListFile=" + list,
+          "-XX:SharedArchiveFile=" + made,
           "-cp", String.join(File.pathSeparator, realPaths(jars))));
       String output = run(command);
       if (!Files.isRegularFile(made)) {

@@ -225,10 +225,12 @@ public final class YarnRelays implements RelayProvisioner {
     ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,
         FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
     try {
-      Optional<Datanodes> sourceDatanodes = datanodes(request.source(), source);
+      boolean perDatanode = request.relaysPerSite() == 0;
+      Optional<Datanodes> sourceDatanodes =
+          perDatanode ? datanodes(request.source(), source) : Optional.empty();
       int sourceCount = relayCount(request.relaysPerSite(), sourceDatanodes, source);
-      int destinationCount = relayCount(request.relaysPerSite(),
-          datanodes(request.destination(), destination), destination);
+      int destinationCount = relayCount(request.relaysPerSite(), perDatanode
+          ? datanodes(request.destination(), destination) : Optional.empty(), destination);
       relays.startMonitor();
       relays.requestedAt = System.nanoTime();
       destination.request(
@@ -236,7 +238,7 @@ public final class YarnRelays implements RelayProvisioner {
       synchronized (relays) {
         relays.sourceRelaysToAsk = sourceCount;
       }
-      if (request.relaysPerSite() == 0 && sourceDatanodes.isPresent()) {
+      if (sourceDatanodes.isPresent()) {
         List<String> hosts = new ArrayList<>();
         for (String host : sourceDatanodes.get().hosts()) {
           hosts.add(HostAddresses.normalize(host));
@@ -320,7 +322,10 @@ public final class YarnRelays implements RelayProvisioner {
     }
   }
 
-  /** The site's live datanodes; empty where they cannot be asked for (the report needs the superuser). */
+  /**
+   * The site's live datanodes; empty where the NameNode does not report them (the report may
+   * need the HDFS superuser).
+   */
   private static Optional<Datanodes> datanodes(Configuration configuration, YarnSite site) {
     try {
       return Datanodes.live(FileSystem.get(configuration))
