@@ -194,43 +194,55 @@ public final class CopyDriver {
     // staging directory.
     CallerCredentials caller =
         CallerCredentials.obtain(opener.configuration(), List.of(source, destination));
-    StagingArea staging;
-    CopyJournal journal;
+    // Ctrl-C or SIGTERM ends the JVM without this method's finally: the hook keeps the staging
+    // for the next run then too (or removes it, if it holds nothing), before the file systems
+    // close (a higher priority runs first). It is registered before the staging exists and
+    // waits for one being made, so that a signal at any moment finds the staging ended.
+    StagingOnSignal onSignal = new StagingOnSignal();
     try {
-      staging = resumable
-          .map(found -> StagingArea.adopt(destination, found.root(), found.recovered().runs()))
-          .orElseGet(() -> StagingArea.create(destination, destinationRoot, transferId));
-      journal = CopyJournal.start(destination, staging.root(),
-          CopyJournal.Header.of(sourceRoot, destinationRoot, staging.run()));
-    } catch (RuntimeException e) {
-      caller.close();
-      throw e;
-    }
-    ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(
-        new DefaultThreadFactory("staging-heartbeat", true));
-    heartbeat.scheduleWithFixedDelay(staging::beat, settings.stagingBeatSeconds(),
-        settings.stagingBeatSeconds(), TimeUnit.SECONDS);
-    Transfer transfer = new Transfer(caller.user(), sourceRoot.toUri(), staging.root().toUri(),
-        caller.tokenBytes(), settings.compress());
-    Run run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
-        started, journal, transfer);
-    // Ctrl-C or SIGTERM ends the JVM without this method's finally: the staging is kept for
-    // the next run then too (or removed, if it holds nothing), before the file systems close
-    // (a higher priority runs first).
-    Runnable stopOnSignal = () -> {
-      journal.close();
-      run.endStaging(settings.destination(), null);
-    };
-    try {
-      ShutdownHookManager.get().addShutdownHook(stopOnSignal,
+      ShutdownHookManager.get().addShutdownHook(onSignal,
           FileSystem.SHUTDOWN_HOOK_PRIORITY + 2);
     } catch (IllegalStateException shuttingDown) {
-      // The signal came while the staging was being made: end it here, as the hook would.
-      heartbeat.shutdownNow();
-      stopOnSignal.run();
       caller.close();
-      throw new RelayCpException(ErrorCode.INTERRUPTED,
-          "the copy was stopped before it sent anything", shuttingDown);
+      throw new RelayCpException(ErrorCode.INTERRUPTED, "the copy was stopped before it began",
+          shuttingDown);
+    }
+    StagingArea staging;
+    CopyJournal journal;
+    ScheduledExecutorService heartbeat;
+    Run run;
+    synchronized (onSignal) {
+      try {
+        if (onSignal.signalled()) {
+          throw new RelayCpException(ErrorCode.INTERRUPTED,
+              "the copy was stopped before it began");
+        }
+        staging = resumable
+            .map(found -> StagingArea.adopt(destination, found.root(), found.recovered().runs()))
+            .orElseGet(() -> StagingArea.create(destination, destinationRoot, transferId));
+        journal = CopyJournal.start(destination, staging.root(),
+            CopyJournal.Header.of(sourceRoot, destinationRoot, staging.run()));
+      } catch (RuntimeException e) {
+        caller.close();
+        if (!ShutdownHookManager.get().isShutdownInProgress()) {
+          ShutdownHookManager.get().removeShutdownHook(onSignal);
+        }
+        throw e;
+      }
+      heartbeat = Executors.newSingleThreadScheduledExecutor(
+          new DefaultThreadFactory("staging-heartbeat", true));
+      heartbeat.scheduleWithFixedDelay(staging::beat, settings.stagingBeatSeconds(),
+          settings.stagingBeatSeconds(), TimeUnit.SECONDS);
+      Transfer transfer = new Transfer(caller.user(), sourceRoot.toUri(),
+          staging.root().toUri(), caller.tokenBytes(), settings.compress());
+      run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
+          started, journal, transfer);
+      CopyJournal ending = journal;
+      Run ended = run;
+      onSignal.endWith(() -> {
+        ending.close();
+        ended.endStaging(settings.destination(), null);
+      });
     }
     RelayCpException failure = null;
     boolean committed = false;
@@ -327,9 +339,35 @@ public final class CopyDriver {
         run.endStaging(settings.destination(), failure);
       }
       if (!ShutdownHookManager.get().isShutdownInProgress()) {
-        ShutdownHookManager.get().removeShutdownHook(stopOnSignal);
+        ShutdownHookManager.get().removeShutdownHook(onSignal);
       }
       awaitRelease(release);
+    }
+  }
+
+  /**
+   * What a signal does to a copy's staging: nothing until the staging is made, then what
+   * {@link #endWith} says. The copy makes its staging holding this object's lock, so a signal
+   * that comes meanwhile waits for it, and one that came before stops the copy from making it.
+   */
+  private static final class StagingOnSignal implements Runnable {
+    private boolean signalled;
+    private Runnable end;
+
+    synchronized boolean signalled() {
+      return signalled;
+    }
+
+    synchronized void endWith(Runnable end) {
+      this.end = end;
+    }
+
+    @Override
+    public synchronized void run() {
+      signalled = true;
+      if (end != null) {
+        end.run();
+      }
     }
   }
 
