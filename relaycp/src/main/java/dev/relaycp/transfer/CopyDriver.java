@@ -224,9 +224,7 @@ public final class CopyDriver {
             CopyJournal.Header.of(sourceRoot, destinationRoot, staging.run()));
       } catch (RuntimeException e) {
         caller.close();
-        if (!ShutdownHookManager.get().isShutdownInProgress()) {
-          ShutdownHookManager.get().removeShutdownHook(onSignal);
-        }
+        forget(onSignal);
         throw e;
       }
       heartbeat = Executors.newSingleThreadScheduledExecutor(
@@ -338,9 +336,7 @@ public final class CopyDriver {
       } else {
         run.endStaging(settings.destination(), failure);
       }
-      if (!ShutdownHookManager.get().isShutdownInProgress()) {
-        ShutdownHookManager.get().removeShutdownHook(onSignal);
-      }
+      forget(onSignal);
       awaitRelease(release);
     }
   }
@@ -383,6 +379,16 @@ public final class CopyDriver {
     release.setDaemon(true);
     release.start();
     return release;
+  }
+
+  /**
+   * Removes a copy's signal hook once the copy no longer needs it. While the JVM shuts down,
+   * Hadoop refuses the removal, and the hook runs (or has run) anyway, so it is left alone.
+   */
+  private static void forget(StagingOnSignal onSignal) {
+    if (!ShutdownHookManager.get().isShutdownInProgress()) {
+      ShutdownHookManager.get().removeShutdownHook(onSignal);
+    }
   }
 
   /**
