@@ -52,6 +52,8 @@ public final class ClassDataArchive {
   private static final long DUMP_TIMEOUT_MINUTES = 5;
   /** Files of a dump under way end with this and the pid of the relay making it. */
   private static final String PART = ".part-";
+  /** Every archive this class makes is named with this, then the jar's hash. */
+  private static final String PREFIX = "relay-";
 
   private final Path archive;
   private final Path classList;
@@ -81,7 +83,7 @@ public final class ClassDataArchive {
    */
   static String javaOptions(String jarHash) {
     requireNonNull(jarHash, "jarHash is null");
-    return "-XX:" + ARCHIVE_OPTION + "=${LOCAL_USER_DIRS%%,*}/" + FOLDER + "/relay-" + jarHash
+    return "-XX:" + ARCHIVE_OPTION + "=${LOCAL_USER_DIRS%%,*}/" + FOLDER + "/" + PREFIX + jarHash
         + ".jsa -Xshare:auto -XX:" + LIST_OPTION + "=" + CLASS_LIST;
   }
 
@@ -117,7 +119,7 @@ public final class ClassDataArchive {
       String archive = vm.getVMOption(ARCHIVE_OPTION).getValue();
       String list = vm.getVMOption(LIST_OPTION).getValue();
       if (archive.isEmpty() || list.isEmpty()
-          || !Path.of(archive).getFileName().toString().startsWith("relay-")) {
+          || !Path.of(archive).getFileName().toString().startsWith(PREFIX)) {
         return Optional.empty();
       }
       List<Path> classPath = new ArrayList<>();
