@@ -22,7 +22,10 @@ import java.util.List;
  * their links ({@link HostFlow}): each host's WAN and in-site traffic share its link, relays
  * other than the bytes' datanodes fetch them over those datanodes' links, and replicas cross
  * the destination's; counted over the datanodes and, once ready, the spawned relays, with the
- * bytes where the source's {@link Site#placement} puts them. The last chunks' tail falls out
+ * bytes where the source's {@link Site#placement} puts them. It is held further to what the
+ * destination's write pipelines carry, each chunk a pipeline on datanodes the namenode draws at
+ * random ({@link ReplicaPipelines}): a few pipelines crowd some links while others idle, which
+ * an even spread does not see. The last chunks' tail falls out
  * of the simulation. Then commit and
  * verification ({@link CopyOverheads#afterDataSeconds}). With compression ({@link
  * RelaycpSettings#compressionRatio}) every WAN cap carries that many times its rate in file
@@ -74,10 +77,10 @@ public record RelaycpModel() implements CopyModel {
     }
     List<StreamSimulation.CapChange> caps = new ArrayList<>();
     caps.add(new StreamSimulation.CapChange(0,
-        hostLimit(source, destination, joinSeconds == 0 ? pairs : 0, machine, ratio)));
+        hostLimit(source, destination, joinSeconds == 0 ? pairs : 0, machine, ratio, atOnce)));
     if (joinSeconds > 0 && pairs > 0) {
       caps.add(new StreamSimulation.CapChange(joinSeconds,
-          hostLimit(source, destination, pairs, machine, ratio)));
+          hostLimit(source, destination, pairs, machine, ratio, atOnce)));
     }
     double data = StreamSimulation.run(relays, chunks, caps, null, true, settings.fileLanes());
     double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
@@ -120,10 +123,18 @@ public record RelaycpModel() implements CopyModel {
     return smallest;
   }
 
-  /** The most file bytes a second the hosts move together ({@link HostFlow}). */
+  /**
+   * The most file bytes a second the hosts move together: the maximum flow over their links
+   * ({@link HostFlow}), held to what the destination's write pipelines carry with the replicas
+   * of each block on datanodes drawn at random ({@link ReplicaPipelines}), {@code chunksPerRoute}
+   * pipelines a route.
+   */
   private static double hostLimit(Site source, Site destination, int pairs, MachineType machine,
-      double ratio) {
-    return HostFlow.limit(new HostFlow.Hosts(source, destination, source.placement(), pairs,
-        machine, ratio)).rate().bytesPerSecond();
+      double ratio, int chunksPerRoute) {
+    double flow = HostFlow.limit(new HostFlow.Hosts(source, destination, source.placement(),
+        pairs, machine, ratio)).rate().bytesPerSecond();
+    double pipelines = ReplicaPipelines.rate(new ReplicaPipelines.Writers(source.nodes(),
+        destination, pairs, machine, chunksPerRoute, ratio));
+    return Math.min(flow, pipelines);
   }
 }

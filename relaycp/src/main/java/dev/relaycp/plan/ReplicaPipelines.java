@@ -1,0 +1,291 @@
+package dev.relaycp.plan;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * How many file bytes a second the destination's write pipelines carry when its namenode places
+ * each block's replicas at random, as HDFS does: a fluid simulation of the pipelines a copy
+ * keeps open.
+ *
+ * <p>{@link HostFlow} spreads the replicas evenly over the destination's datanodes at every
+ * moment, which only many pipelines at once come close to. A copy keeps a few open: each route
+ * holds a chunk or two, and each chunk is written as one pipeline. The namenode picks a block's
+ * second and later datanodes at random among the others, so at any moment some datanodes' links
+ * carry two or three pipelines and others none, and a pipeline moves at the pace of its busiest
+ * link. Where replicas are what fills the destination's links (replication 3 over a few
+ * datanodes whose links are not much faster than the WAN), that costs a fifth of the flow's
+ * rate; where the links have room, nothing.
+ *
+ * <p>The hosts: a writer relay on each destination datanode receives its routes' bytes over the
+ * WAN (at most {@code external} times the WAN ratio, into its own link) and writes the first
+ * replica on its own disk; a spawned writer receives its route's bytes over its WAN and sends the
+ * first replica over its link to a datanode drawn at random; each further replica crosses one
+ * datanode's link out and a further datanode's link in. Routes pair the sites' relays in turn
+ * (route i goes to writer i mod the destination's datanodes), one more per spawned pair. Rates are
+ * max-min fair over the links, as long-lived TCP streams share them. A pipeline that finishes its
+ * block starts its writer's next on datanodes drawn afresh; every block is the same size, so the
+ * long-run rate does not depend on it.
+ *
+ * <p>The answer is the bytes moved over the simulated time from a fixed seed, so the same hosts
+ * always give the same rate. The source's side is {@link HostFlow}'s: a copy is held to the lesser
+ * of the two.
+ */
+final class ReplicaPipelines {
+  private static final long SEED = 0x5eed_2026L;
+  /**
+   * Blocks a simulation ends: each event recomputes every pipeline's rate, so a copy with many
+   * pipelines (whose links average out sooner) runs fewer, between the fewest and the most.
+   */
+  private static final int PIPELINE_BLOCKS = 100_000;
+  private static final int FEWEST_BLOCKS = 200;
+  private static final int MOST_BLOCKS = 3_000;
+  private static final double EPSILON = 1e-9;
+
+  /**
+   * The writers of one copy.
+   *
+   * @param sourceNodes the source's datanodes, one reader relay each
+   * @param destination the destination site: its datanodes, links and replication
+   * @param spawnedPairs spawned relays on each site
+   * @param spawned the spawned relays' machine
+   * @param chunksPerRoute the chunks a route writes at once ({@link RelaycpSettings#chunksAtOnce})
+   * @param wanRatio file bytes per byte on the WAN (compression; 1 without)
+   */
+  record Writers(int sourceNodes, Site destination, int spawnedPairs, MachineType spawned,
+      int chunksPerRoute, double wanRatio) {
+    Writers {
+      requireNonNull(destination, "destination is null");
+      requireNonNull(spawned, "spawned is null");
+      if (sourceNodes < 1) {
+        throw new IllegalArgumentException("sourceNodes must be 1 or more, got " + sourceNodes);
+      }
+      if (spawnedPairs < 0) {
+        throw new IllegalArgumentException("spawnedPairs is negative: " + spawnedPairs);
+      }
+      if (chunksPerRoute < 1) {
+        throw new IllegalArgumentException("chunksPerRoute must be 1 or more, got "
+            + chunksPerRoute);
+      }
+      if (!(wanRatio >= 1) || Double.isInfinite(wanRatio)) {
+        throw new IllegalArgumentException("wanRatio must be a finite 1 or more, got " + wanRatio);
+      }
+    }
+
+    /** Whether any replica goes to a datanode drawn at random. */
+    boolean drawsDatanodes() {
+      return destination.replication() > 1 || spawnedPairs > 0;
+    }
+  }
+
+  private ReplicaPipelines() {}
+
+  /**
+   * The file bytes a second the writers' pipelines carry together; infinite when no datanode is
+   * drawn at random (every replica is the writer's own), as {@link HostFlow} then has it exactly.
+   */
+  static double rate(Writers writers) {
+    requireNonNull(writers, "writers is null");
+    if (!writers.drawsDatanodes()) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return new Simulation(writers).run();
+  }
+
+  /**
+   * The links as numbered resources: datanode d's link in is 2d, its link out 2d + 1; then each
+   * datanode writer's WAN; then each spawned writer's WAN and link out.
+   */
+  private static final class Simulation {
+    private final int datanodes;
+    private final int replicas;
+    private final double[] capacity;
+    private final SplittableRandom random = new SplittableRandom(SEED);
+    private final List<Pipeline> pipelines = new ArrayList<>();
+
+    Simulation(Writers writers) {
+      Site destination = writers.destination();
+      this.datanodes = destination.nodes();
+      this.replicas = Math.min(destination.replication(), datanodes);
+      double link = destination.internal().bytesPerSecond();
+      double wan = destination.external().bytesPerSecond() * writers.wanRatio();
+      double spawnedWan = writers.spawned().external().bytesPerSecond() * writers.wanRatio();
+      double spawnedLink = writers.spawned().internal().bytesPerSecond();
+      capacity = new double[3 * datanodes + 2 * writers.spawnedPairs()];
+      for (int node = 0; node < datanodes; node++) {
+        capacity[linkIn(node)] = link;
+        capacity[linkOut(node)] = link;
+        capacity[datanodeWan(node)] = wan;
+      }
+      for (int pair = 0; pair < writers.spawnedPairs(); pair++) {
+        capacity[spawnedWan(pair)] = spawnedWan;
+        capacity[spawnedLinkOut(pair)] = spawnedLink;
+      }
+      int routes = Math.max(writers.sourceNodes(), datanodes);
+      for (int route = 0; route < routes; route++) {
+        for (int chunk = 0; chunk < writers.chunksPerRoute(); chunk++) {
+          pipelines.add(new Pipeline(route % datanodes));
+        }
+      }
+      for (int pair = 0; pair < writers.spawnedPairs(); pair++) {
+        for (int chunk = 0; chunk < writers.chunksPerRoute(); chunk++) {
+          pipelines.add(new Pipeline(datanodes + pair));
+        }
+      }
+    }
+
+    private static int linkIn(int node) {
+      return 2 * node;
+    }
+
+    private static int linkOut(int node) {
+      return 2 * node + 1;
+    }
+
+    private int datanodeWan(int node) {
+      return 2 * datanodes + node;
+    }
+
+    private int spawnedWan(int pair) {
+      return 3 * datanodes + 2 * pair;
+    }
+
+    private int spawnedLinkOut(int pair) {
+      return 3 * datanodes + 2 * pair + 1;
+    }
+
+    /** Runs until the pipelines have ended that many blocks; a block is one byte. */
+    double run() {
+      for (Pipeline pipeline : pipelines) {
+        pipeline.draw();
+      }
+      int blocks = Math.max(FEWEST_BLOCKS,
+          Math.min(MOST_BLOCKS, PIPELINE_BLOCKS / pipelines.size()));
+      double seconds = 0;
+      double moved = 0;
+      for (int done = 0; done < blocks; ) {
+        double[] rates = fairRates();
+        double step = Double.POSITIVE_INFINITY;
+        for (int index = 0; index < pipelines.size(); index++) {
+          if (rates[index] > 0) {
+            step = Math.min(step, pipelines.get(index).left / rates[index]);
+          }
+        }
+        if (step == Double.POSITIVE_INFINITY) {
+          throw new IllegalStateException("no pipeline can move: a link has no capacity");
+        }
+        for (int index = 0; index < pipelines.size(); index++) {
+          Pipeline pipeline = pipelines.get(index);
+          double bytes = Math.min(pipeline.left, rates[index] * step);
+          pipeline.left -= bytes;
+          moved += bytes;
+          if (pipeline.left <= EPSILON) {
+            pipeline.draw();
+            done++;
+          }
+        }
+        seconds += step;
+      }
+      return moved / seconds;
+    }
+
+    /**
+     * Max-min fair rates by progressive filling: every unfrozen pipeline rises at the same pace
+     * until a link it uses is full, which freezes every pipeline on that link.
+     */
+    private double[] fairRates() {
+      double[] rates = new double[pipelines.size()];
+      double[] left = capacity.clone();
+      boolean[] frozen = new boolean[pipelines.size()];
+      int[] users = new int[capacity.length];
+      int rising = pipelines.size();
+      while (rising > 0) {
+        Arrays.fill(users, 0);
+        for (int index = 0; index < pipelines.size(); index++) {
+          if (!frozen[index]) {
+            for (int link : pipelines.get(index).links) {
+              users[link]++;
+            }
+          }
+        }
+        double rise = Double.POSITIVE_INFINITY;
+        for (int link = 0; link < capacity.length; link++) {
+          if (users[link] > 0) {
+            rise = Math.min(rise, left[link] / users[link]);
+          }
+        }
+        for (int link = 0; link < capacity.length; link++) {
+          left[link] -= rise * users[link];
+        }
+        for (int index = 0; index < pipelines.size(); index++) {
+          if (frozen[index]) {
+            continue;
+          }
+          rates[index] += rise;
+          for (int link : pipelines.get(index).links) {
+            if (left[link] <= EPSILON * capacity[link]) {
+              frozen[index] = true;
+              rising--;
+              break;
+            }
+          }
+        }
+      }
+      return rates;
+    }
+
+    /** One open block: its writer, the links its bytes cross, and the bytes it has left. */
+    private final class Pipeline {
+      private final int writer;
+      private int[] links;
+      private double left;
+
+      /** {@code writer} below the datanodes' count is a datanode's relay, above a spawned one. */
+      Pipeline(int writer) {
+        this.writer = writer;
+      }
+
+      /** Starts a new block on datanodes drawn as HDFS draws them. */
+      void draw() {
+        int[] order = new int[datanodes];
+        for (int node = 0; node < datanodes; node++) {
+          order[node] = node;
+        }
+        int first = 0;
+        List<Integer> crossed = new ArrayList<>();
+        if (writer < datanodes) {
+          // The first replica is the writer's own datanode; its bytes come in from the WAN.
+          swap(order, 0, writer);
+          first = 1;
+          crossed.add(datanodeWan(writer));
+          crossed.add(linkIn(writer));
+        }
+        for (int slot = first; slot < replicas; slot++) {
+          swap(order, slot, slot + random.nextInt(datanodes - slot));
+        }
+        if (writer >= datanodes) {
+          int pair = writer - datanodes;
+          crossed.add(spawnedWan(pair));
+          crossed.add(spawnedLinkOut(pair));
+          crossed.add(linkIn(order[0]));
+        }
+        for (int hop = 1; hop < replicas; hop++) {
+          crossed.add(linkOut(order[hop - 1]));
+          crossed.add(linkIn(order[hop]));
+        }
+        links = crossed.stream().mapToInt(Integer::intValue).toArray();
+        left = 1;
+      }
+    }
+
+    private static void swap(int[] values, int one, int other) {
+      int kept = values[one];
+      values[one] = values[other];
+      values[other] = kept;
+    }
+  }
+}

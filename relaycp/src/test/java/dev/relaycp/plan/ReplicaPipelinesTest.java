@@ -1,0 +1,103 @@
+package dev.relaycp.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class ReplicaPipelinesTest {
+  private static final double MB = 1e6;
+  private static final DataRate WAN = DataRate.ofBytesPerSecond(5 * MB);
+
+  @Test
+  void writersThatKeepEveryReplicaOnTheirOwnDatanodeAddNoLimit() {
+    Site destination = new Site(3, WAN, DataRate.ofBytesPerSecond(10 * MB), 1);
+
+    double rate = ReplicaPipelines.rate(
+        new ReplicaPipelines.Writers(3, destination, 0, machine(10), 2, 1));
+
+    assertThat(rate).isInfinite();
+  }
+
+  @Test
+  void linksWithRoomForEveryReplicaCarryAllTheWanBrings() {
+    // The lab's replication-3 layout at v_i = 10 v_e: 3 datanode writers and 2 spawned ones
+    // take 25 MB/s from the WAN; the datanodes' links in take 3 x 25 of their 150.
+    Site destination = new Site(3, WAN, DataRate.ofBytesPerSecond(50 * MB), 3);
+
+    double rate = ReplicaPipelines.rate(
+        new ReplicaPipelines.Writers(3, destination, 2, machine(50), 2, 1));
+
+    assertThat(rate / MB).isCloseTo(25, within(0.01));
+  }
+
+  @Test
+  void aFewPipelinesOnDatanodesDrawnAtRandomFallShortOfAnEvenSpread() {
+    // The lab's 2 + 4 datanodes, replication 3, v_i = 2 v_e, 2 spawned pairs: spread evenly,
+    // the four links in take 3 bytes in for each byte copied, 40 / 3 = 13.33 MB/s; the copy
+    // there moved 10.4 to 10.9 MB/s, its links in each full only part of the time.
+    DataRate link = DataRate.ofBytesPerSecond(10 * MB);
+    Site source = new Site(2, WAN, link, 1);
+    Site destination = new Site(4, WAN, link, 3);
+    double even = HostFlow.limit(new HostFlow.Hosts(source, destination, source.placement(), 2,
+        machine(10), 1)).rate().bytesPerSecond();
+
+    double one = ReplicaPipelines.rate(
+        new ReplicaPipelines.Writers(2, destination, 2, machine(10), 1, 1));
+    double two = ReplicaPipelines.rate(
+        new ReplicaPipelines.Writers(2, destination, 2, machine(10), 2, 1));
+    double many = ReplicaPipelines.rate(
+        new ReplicaPipelines.Writers(2, destination, 2, machine(10), 16, 1));
+
+    assertThat(even / MB).isCloseTo(40.0 / 3, within(0.01));
+    assertThat(one / even).isBetween(0.75, 0.85);
+    assertThat(two / even).isBetween(one / even, 0.92);
+    assertThat(many / even).isBetween(0.93, 1.0);
+  }
+
+  @Test
+  void spawnedWritersHandingFirstReplicasToRandomDatanodesCrowdTheirLinks() {
+    // Replication 1, v_i = 2 v_e: each datanode's link in takes its own writer's 5 MB/s from
+    // the WAN and, on average, half a spawned writer's; drawn at random, some take more.
+    Site destination = new Site(4, WAN, DataRate.ofBytesPerSecond(10 * MB), 1);
+
+    double rate = ReplicaPipelines.rate(
+        new ReplicaPipelines.Writers(4, destination, 2, machine(10), 1, 1));
+
+    assertThat(rate / MB).isBetween(26.0, 29.9);
+  }
+
+  @Test
+  void theSameWritersAlwaysGiveTheSameRate() {
+    Site destination = new Site(4, WAN, DataRate.ofBytesPerSecond(10 * MB), 3);
+    ReplicaPipelines.Writers writers =
+        new ReplicaPipelines.Writers(2, destination, 2, machine(10), 2, 1);
+
+    assertThat(ReplicaPipelines.rate(writers)).isEqualTo(ReplicaPipelines.rate(writers));
+  }
+
+  @Test
+  void badWritersAreRefusedNamingTheField() {
+    Site destination = new Site(3, WAN, WAN, 3);
+
+    assertThatThrownBy(() -> new ReplicaPipelines.Writers(3, destination, 0, machine(5), 0, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("chunksPerRoute");
+    assertThatThrownBy(() -> new ReplicaPipelines.Writers(0, destination, 0, machine(5), 1, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sourceNodes");
+    assertThatThrownBy(() -> new ReplicaPipelines.Writers(3, destination, -1, machine(5), 1, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("spawnedPairs");
+    assertThatThrownBy(() -> new ReplicaPipelines.Writers(3, destination, 0, machine(5), 1, 0.5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("wanRatio");
+  }
+
+  /** A spawned relay's machine with the lab's WAN cap and a link of {@code linkMb} MB/s. */
+  private static MachineType machine(double linkMb) {
+    return new MachineType("what-if", "any", "node-like", 0.1, WAN,
+        DataRate.ofBytesPerSecond(linkMb * MB), 30, 1, 60, "test");
+  }
+}
