@@ -131,10 +131,9 @@ public record RelaycpModel() implements CopyModel {
    */
   private static double hostLimit(Site source, Site destination, int pairs, MachineType machine,
       double ratio, int chunksPerRoute) {
-    double flow = HostFlow.limit(new HostFlow.Hosts(source, destination, source.placement(),
-        pairs, machine, ratio)).rate().bytesPerSecond();
-    double pipelines = ReplicaPipelines.rate(new ReplicaPipelines.Writers(source.nodes(),
-        destination, pairs, machine, chunksPerRoute, ratio));
-    return Math.min(flow, pipelines);
+    HostFlow.Hosts hosts = new HostFlow.Hosts(source, destination, source.placement(), pairs,
+        machine, ratio);
+    return Math.min(HostFlow.limit(hosts).rate().bytesPerSecond(),
+        ReplicaPipelines.rate(hosts, chunksPerRoute));
   }
 }

@@ -47,54 +47,29 @@ final class ReplicaPipelines {
   private static final int MOST_BLOCKS = 3_000;
   private static final double EPSILON = 1e-9;
 
-  /**
-   * The writers of one copy.
-   *
-   * @param sourceNodes the source's datanodes, one reader relay each
-   * @param destination the destination site: its datanodes, links and replication
-   * @param spawnedPairs spawned relays on each site
-   * @param spawned the spawned relays' machine
-   * @param chunksPerRoute the chunks a route writes at once ({@link RelaycpSettings#chunksAtOnce})
-   * @param wanRatio file bytes per byte on the WAN (compression; 1 without)
-   */
-  record Writers(int sourceNodes, Site destination, int spawnedPairs, MachineType spawned,
-      int chunksPerRoute, double wanRatio) {
-    Writers {
-      requireNonNull(destination, "destination is null");
-      requireNonNull(spawned, "spawned is null");
-      if (sourceNodes < 1) {
-        throw new IllegalArgumentException("sourceNodes must be 1 or more, got " + sourceNodes);
-      }
-      if (spawnedPairs < 0) {
-        throw new IllegalArgumentException("spawnedPairs is negative: " + spawnedPairs);
-      }
-      if (chunksPerRoute < 1) {
-        throw new IllegalArgumentException("chunksPerRoute must be 1 or more, got "
-            + chunksPerRoute);
-      }
-      if (!(wanRatio >= 1) || Double.isInfinite(wanRatio)) {
-        throw new IllegalArgumentException("wanRatio must be a finite 1 or more, got " + wanRatio);
-      }
-    }
-
-    /** Whether any replica goes to a datanode drawn at random. */
-    boolean drawsDatanodes() {
-      return destination.replication() > 1 || spawnedPairs > 0;
-    }
-  }
-
   private ReplicaPipelines() {}
 
   /**
-   * The file bytes a second the writers' pipelines carry together; infinite when no datanode is
-   * drawn at random (every replica is the writer's own), as {@link HostFlow} then has it exactly.
+   * The file bytes a second the writers' pipelines carry together, {@code chunksPerRoute} a
+   * route (the chunks a route writes at once, {@link RelaycpSettings#chunksAtOnce}); infinite
+   * when no datanode is drawn at random (every replica is the writer's own), as {@link HostFlow}
+   * then has it exactly. The source's placement plays no part: only its datanodes' count, which
+   * sets the routes.
    */
-  static double rate(Writers writers) {
-    requireNonNull(writers, "writers is null");
-    if (!writers.drawsDatanodes()) {
+  static double rate(HostFlow.Hosts hosts, int chunksPerRoute) {
+    requireNonNull(hosts, "hosts is null");
+    if (chunksPerRoute < 1) {
+      throw new IllegalArgumentException("chunksPerRoute must be 1 or more, got "
+          + chunksPerRoute);
+    }
+    if (Double.isInfinite(hosts.wanRatio())) {
+      throw new IllegalArgumentException("the simulation needs a finite wanRatio, got "
+          + hosts.wanRatio());
+    }
+    if (hosts.destination().replication() == 1 && hosts.spawnedPairs() == 0) {
       return Double.POSITIVE_INFINITY;
     }
-    return new Simulation(writers).run();
+    return new Simulation(hosts, chunksPerRoute).run();
   }
 
   /**
@@ -108,32 +83,32 @@ final class ReplicaPipelines {
     private final SplittableRandom random = new SplittableRandom(SEED);
     private final List<Pipeline> pipelines = new ArrayList<>();
 
-    Simulation(Writers writers) {
-      Site destination = writers.destination();
+    Simulation(HostFlow.Hosts hosts, int chunksPerRoute) {
+      Site destination = hosts.destination();
       this.datanodes = destination.nodes();
       this.replicas = Math.min(destination.replication(), datanodes);
       double link = destination.internal().bytesPerSecond();
-      double wan = destination.external().bytesPerSecond() * writers.wanRatio();
-      double spawnedWan = writers.spawned().external().bytesPerSecond() * writers.wanRatio();
-      double spawnedLink = writers.spawned().internal().bytesPerSecond();
-      capacity = new double[3 * datanodes + 2 * writers.spawnedPairs()];
+      double wan = destination.external().bytesPerSecond() * hosts.wanRatio();
+      double spawnedWan = hosts.spawned().external().bytesPerSecond() * hosts.wanRatio();
+      double spawnedLink = hosts.spawned().internal().bytesPerSecond();
+      capacity = new double[3 * datanodes + 2 * hosts.spawnedPairs()];
       for (int node = 0; node < datanodes; node++) {
         capacity[linkIn(node)] = link;
         capacity[linkOut(node)] = link;
         capacity[datanodeWan(node)] = wan;
       }
-      for (int pair = 0; pair < writers.spawnedPairs(); pair++) {
+      for (int pair = 0; pair < hosts.spawnedPairs(); pair++) {
         capacity[spawnedWan(pair)] = spawnedWan;
         capacity[spawnedLinkOut(pair)] = spawnedLink;
       }
-      int routes = Math.max(writers.sourceNodes(), datanodes);
+      int routes = Math.max(hosts.source().nodes(), datanodes);
       for (int route = 0; route < routes; route++) {
-        for (int chunk = 0; chunk < writers.chunksPerRoute(); chunk++) {
+        for (int chunk = 0; chunk < chunksPerRoute; chunk++) {
           pipelines.add(new Pipeline(route % datanodes));
         }
       }
-      for (int pair = 0; pair < writers.spawnedPairs(); pair++) {
-        for (int chunk = 0; chunk < writers.chunksPerRoute(); chunk++) {
+      for (int pair = 0; pair < hosts.spawnedPairs(); pair++) {
+        for (int chunk = 0; chunk < chunksPerRoute; chunk++) {
           pipelines.add(new Pipeline(datanodes + pair));
         }
       }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.relaycp.error.RelayCpException;
 import org.junit.jupiter.api.Test;
 
 class ReplicaPipelinesTest {
@@ -14,8 +15,7 @@ class ReplicaPipelinesTest {
   void writersThatKeepEveryReplicaOnTheirOwnDatanodeAddNoLimit() {
     Site destination = new Site(3, WAN, DataRate.ofBytesPerSecond(10 * MB), 1);
 
-    double rate = ReplicaPipelines.rate(
-        new ReplicaPipelines.Writers(3, destination, 0, machine(10), 2, 1));
+    double rate = ReplicaPipelines.rate(hosts(3, destination, 0, machine(10)), 2);
 
     assertThat(rate).isInfinite();
   }
@@ -26,8 +26,7 @@ class ReplicaPipelinesTest {
     // take 25 MB/s from the WAN; the datanodes' links in take 3 x 25 of their 150.
     Site destination = new Site(3, WAN, DataRate.ofBytesPerSecond(50 * MB), 3);
 
-    double rate = ReplicaPipelines.rate(
-        new ReplicaPipelines.Writers(3, destination, 2, machine(50), 2, 1));
+    double rate = ReplicaPipelines.rate(hosts(3, destination, 2, machine(50)), 2);
 
     assertThat(rate / MB).isCloseTo(25, within(0.01));
   }
@@ -43,12 +42,9 @@ class ReplicaPipelinesTest {
     double even = HostFlow.limit(new HostFlow.Hosts(source, destination, source.placement(), 2,
         machine(10), 1)).rate().bytesPerSecond();
 
-    double one = ReplicaPipelines.rate(
-        new ReplicaPipelines.Writers(2, destination, 2, machine(10), 1, 1));
-    double two = ReplicaPipelines.rate(
-        new ReplicaPipelines.Writers(2, destination, 2, machine(10), 2, 1));
-    double many = ReplicaPipelines.rate(
-        new ReplicaPipelines.Writers(2, destination, 2, machine(10), 16, 1));
+    double one = ReplicaPipelines.rate(hosts(2, destination, 2, machine(10)), 1);
+    double two = ReplicaPipelines.rate(hosts(2, destination, 2, machine(10)), 2);
+    double many = ReplicaPipelines.rate(hosts(2, destination, 2, machine(10)), 16);
 
     assertThat(even / MB).isCloseTo(40.0 / 3, within(0.01));
     assertThat(one / even).isBetween(0.75, 0.85);
@@ -62,8 +58,7 @@ class ReplicaPipelinesTest {
     // the WAN and, on average, half a spawned writer's; drawn at random, some take more.
     Site destination = new Site(4, WAN, DataRate.ofBytesPerSecond(10 * MB), 1);
 
-    double rate = ReplicaPipelines.rate(
-        new ReplicaPipelines.Writers(4, destination, 2, machine(10), 1, 1));
+    double rate = ReplicaPipelines.rate(hosts(4, destination, 2, machine(10)), 1);
 
     assertThat(rate / MB).isBetween(26.0, 29.9);
   }
@@ -71,28 +66,41 @@ class ReplicaPipelinesTest {
   @Test
   void theSameWritersAlwaysGiveTheSameRate() {
     Site destination = new Site(4, WAN, DataRate.ofBytesPerSecond(10 * MB), 3);
-    ReplicaPipelines.Writers writers =
-        new ReplicaPipelines.Writers(2, destination, 2, machine(10), 2, 1);
+    HostFlow.Hosts hosts = hosts(2, destination, 2, machine(10));
 
-    assertThat(ReplicaPipelines.rate(writers)).isEqualTo(ReplicaPipelines.rate(writers));
+    assertThat(ReplicaPipelines.rate(hosts, 2)).isEqualTo(ReplicaPipelines.rate(hosts, 2));
   }
 
   @Test
   void badWritersAreRefusedNamingTheField() {
     Site destination = new Site(3, WAN, WAN, 3);
+    Site source = new Site(3, WAN, WAN, 1);
 
-    assertThatThrownBy(() -> new ReplicaPipelines.Writers(3, destination, 0, machine(5), 0, 1))
+    assertThatThrownBy(() -> ReplicaPipelines.rate(hosts(3, destination, 0, machine(5)), 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("chunksPerRoute");
-    assertThatThrownBy(() -> new ReplicaPipelines.Writers(0, destination, 0, machine(5), 1, 1))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("sourceNodes");
-    assertThatThrownBy(() -> new ReplicaPipelines.Writers(3, destination, -1, machine(5), 1, 1))
+    assertThatThrownBy(() -> new Site(0, WAN, WAN, 1))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("node count 0");
+    assertThatThrownBy(() -> new HostFlow.Hosts(source, destination, source.placement(), -1,
+            machine(5), 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("spawnedPairs");
-    assertThatThrownBy(() -> new ReplicaPipelines.Writers(3, destination, 0, machine(5), 1, 0.5))
+    assertThatThrownBy(() -> new HostFlow.Hosts(source, destination, source.placement(), 0,
+            machine(5), 0.5))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("wanRatio");
+    assertThatThrownBy(() -> ReplicaPipelines.rate(new HostFlow.Hosts(source, destination,
+            source.placement(), 0, machine(5), Double.POSITIVE_INFINITY), 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("wanRatio");
+  }
+
+  /** The hosts of a copy from {@code sourceNodes} datanodes, its bytes spread, without compression. */
+  private static HostFlow.Hosts hosts(int sourceNodes, Site destination, int spawnedPairs,
+      MachineType spawned) {
+    Site source = new Site(sourceNodes, WAN, destination.internal(), 1);
+    return new HostFlow.Hosts(source, destination, source.placement(), spawnedPairs, spawned, 1);
   }
 
   /** A spawned relay's machine with the lab's WAN cap and a link of {@code linkMb} MB/s. */
