@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.net.URI;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Where a writer relay puts one chunk on the destination.
@@ -14,9 +15,12 @@ import java.util.Arrays;
  * @param partNumber the part's number, 1 or more; 0 for {@link Kind#FILE}
  * @param replication replication of the written file
  * @param blockSize block size of the written file
+ * @param favoredDatanodes the datanodes, as {@code host:transferPort}, that should hold the
+ *     written file's replicas, in order; a hint HDFS follows where it can (others fill in for a
+ *     datanode that is full or gone) and other file systems ignore; empty for HDFS's own choice
  */
-public record ChunkTarget(
-    Kind kind, URI path, byte[] uploadHandle, int partNumber, short replication, long blockSize) {
+public record ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumber,
+    short replication, long blockSize, List<String> favoredDatanodes) {
 
   /** How the chunk lands. */
   public enum Kind {
@@ -39,15 +43,31 @@ public record ChunkTarget(
     if (blockSize < 1) {
       throw new IllegalArgumentException("blockSize must be 1 or more, got " + blockSize);
     }
+    requireNonNull(favoredDatanodes, "favoredDatanodes is null");
+    favoredDatanodes = List.copyOf(favoredDatanodes);
+    for (String datanode : favoredDatanodes) {
+      int colon = datanode.lastIndexOf(':');
+      if (colon < 1 || colon == datanode.length() - 1
+          || !datanode.substring(colon + 1).chars().allMatch(Character::isDigit)) {
+        throw new IllegalArgumentException(
+            "a favored datanode must be host:transferPort, got '" + datanode + "'");
+      }
+    }
   }
 
   public static ChunkTarget file(URI path, short replication, long blockSize) {
-    return new ChunkTarget(Kind.FILE, path, new byte[0], 0, replication, blockSize);
+    return new ChunkTarget(Kind.FILE, path, new byte[0], 0, replication, blockSize, List.of());
   }
 
   public static ChunkTarget part(
       URI path, byte[] uploadHandle, int partNumber, short replication, long blockSize) {
-    return new ChunkTarget(Kind.PART, path, uploadHandle, partNumber, replication, blockSize);
+    return new ChunkTarget(
+        Kind.PART, path, uploadHandle, partNumber, replication, blockSize, List.of());
+  }
+
+  /** This target, with its replicas asked of {@code datanodes} ({@code host:transferPort}). */
+  public ChunkTarget favoring(List<String> datanodes) {
+    return new ChunkTarget(kind, path, uploadHandle, partNumber, replication, blockSize, datanodes);
   }
 
   @Override
@@ -63,7 +83,8 @@ public record ChunkTarget(
         && Arrays.equals(uploadHandle, that.uploadHandle)
         && partNumber == that.partNumber
         && replication == that.replication
-        && blockSize == that.blockSize;
+        && blockSize == that.blockSize
+        && favoredDatanodes.equals(that.favoredDatanodes);
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -45,18 +46,44 @@ public record Datanodes(int count, List<String> hosts) {
     if (!(fileSystem instanceof DistributedFileSystem hdfs)) {
       return Optional.empty();
     }
-    DatanodeInfo[] report;
-    try {
-      report = hdfs.getDataNodeStats(DatanodeReportType.LIVE);
-    } catch (IOException e) {
-      throw HadoopFailures.translate(e, "asking " + hdfs.getUri() + " for its datanodes");
-    }
+    DatanodeInfo[] report = report(hdfs);
     Set<String> hosts = new LinkedHashSet<>();
     for (DatanodeInfo datanode : report) {
       hosts.add(datanode.getHostName());
       hosts.add(datanode.getIpAddr());
     }
     return Optional.of(new Datanodes(report.length, new ArrayList<>(hosts)));
+  }
+
+  /**
+   * The live datanodes' transfer addresses, {@code host:port} with the host name each datanode
+   * registered under, as HDFS's favored nodes name them (the client matches the datanodes it gets
+   * by that name); empty when {@code fileSystem} is not HDFS or its NameNode refuses the report (it gives
+   * it only to its superuser).
+   *
+   * @throws RelayCpException when the NameNode cannot be asked
+   */
+  public static Optional<List<String>> transferAddresses(FileSystem fileSystem) {
+    requireNonNull(fileSystem, "fileSystem is null");
+    if (!(fileSystem instanceof DistributedFileSystem hdfs)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Arrays.stream(report(hdfs)).map(DatanodeInfo::getXferAddrWithHostname).toList());
+    } catch (RelayCpException e) {
+      if (e.code() == ErrorCode.PERMISSION_DENIED) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  private static DatanodeInfo[] report(DistributedFileSystem hdfs) {
+    try {
+      return hdfs.getDataNodeStats(DatanodeReportType.LIVE);
+    } catch (IOException e) {
+      throw HadoopFailures.translate(e, "asking " + hdfs.getUri() + " for its datanodes");
+    }
   }
 
   /**

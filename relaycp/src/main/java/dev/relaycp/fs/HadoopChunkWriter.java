@@ -6,20 +6,25 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.fs.BBUploadHandle;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.MultipartUploader;
 import org.apache.hadoop.fs.PartHandle;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem.HdfsDataOutputStreamBuilder;
 import org.apache.hadoop.io.IOUtils;
 
 /**
  * Writes one chunk on the destination through Hadoop: a whole file with {@code createFile}, or
- * one part of a multipart upload with {@link MultipartUploader#putPart}. Bytes stream from the
+ * one part of a multipart upload with {@link MultipartUploader#putPart}. On HDFS a whole file's
+ * replicas go to the target's favored datanodes, where it names them. Bytes stream from the
  * given input to the FileSystem as they arrive; nothing is staged on local disk.
  */
 public final class HadoopChunkWriter {
@@ -45,12 +50,16 @@ public final class HadoopChunkWriter {
       case FILE -> {
         // A re-sent chunk goes to a new staged name (see the driver), so overwrite only
         // matters for a retry on the same relay after a failure it saw itself.
-        FSDataOutputStream out = fileSystem.createFile(path)
+        FSDataOutputStreamBuilder<FSDataOutputStream, ?> builder = fileSystem.createFile(path)
             .overwrite(true)
             .recursive()
             .replication(target.replication())
-            .blockSize(target.blockSize())
-            .build();
+            .blockSize(target.blockSize());
+        if (builder instanceof HdfsDataOutputStreamBuilder hdfs
+            && !target.favoredDatanodes().isEmpty()) {
+          hdfs.favoredNodes(socketAddresses(target.favoredDatanodes()));
+        }
+        FSDataOutputStream out = builder.build();
         try {
           IOUtils.copyBytes(bytes, out, COPY_BUFFER_BYTES, false);
         } catch (IOException | RuntimeException e) {
@@ -62,6 +71,22 @@ public final class HadoopChunkWriter {
       }
       case PART -> putPart(fileSystem, target, path, bytes, length);
     };
+  }
+
+  /**
+   * {@code host:port} as unresolved socket addresses: HDFS's client sends the favored nodes to the
+   * NameNode by name, which resolves them, and a resolved address would name itself by a reverse
+   * lookup that need not give the name the datanode registered under.
+   */
+  private static InetSocketAddress[] socketAddresses(List<String> datanodes) {
+    InetSocketAddress[] addresses = new InetSocketAddress[datanodes.size()];
+    for (int index = 0; index < addresses.length; index++) {
+      String datanode = datanodes.get(index);
+      int colon = datanode.lastIndexOf(':');
+      addresses[index] = InetSocketAddress.createUnresolved(datanode.substring(0, colon),
+          Integer.parseInt(datanode.substring(colon + 1)));
+    }
+    return addresses;
   }
 
   /**

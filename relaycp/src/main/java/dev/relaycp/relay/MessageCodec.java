@@ -25,6 +25,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -38,6 +39,10 @@ import java.util.List;
  * | chunkId | source | offset | length | writer  | kind | target | upload handle  | part | repl. | block |
  * | int64   | utf    | int64  | int64  | utf     | int8 | utf    | int32 + bytes  | int32| int16 | int64 |
  * +---------+--------+--------+--------+---------+------+--------+----------------+------+-------+-------+
+ * +-----------------+---------------------------------------------+
+ * | favored count n | n favored datanodes, host:transferPort      |
+ * | int16           | utf each                                    |
+ * +-----------------+---------------------------------------------+
  * END_OF_CHUNK: chunkId int64, length int64     CHUNK_WRITTEN: chunkId int64, part handle
  * CHUNK_DONE: chunkId int64, bytes int64, wire bytes int64, part handle
  * CHUNK_FAILED: chunkId int64, error code utf, message utf
@@ -182,6 +187,10 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     output.writeInt(target.partNumber());
     output.writeShort(target.replication());
     output.writeLong(target.blockSize());
+    output.writeShort(target.favoredDatanodes().size());
+    for (String datanode : target.favoredDatanodes()) {
+      output.writeUTF(datanode);
+    }
   }
 
   private static ChunkOrder readOrder(DataInput input) throws IOException {
@@ -194,13 +203,18 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     if (kind >= ChunkTarget.Kind.values().length) {
       throw new IOException("unknown chunk target kind " + kind);
     }
-    ChunkTarget target = new ChunkTarget(
-        ChunkTarget.Kind.values()[kind],
-        URI.create(input.readUTF()),
-        readBytes(input),
-        input.readInt(),
-        input.readShort(),
-        input.readLong());
+    URI path = URI.create(input.readUTF());
+    byte[] uploadHandle = readBytes(input);
+    int partNumber = input.readInt();
+    short replication = input.readShort();
+    long blockSize = input.readLong();
+    int favoredCount = input.readUnsignedShort();
+    List<String> favored = new ArrayList<>(favoredCount);
+    for (int index = 0; index < favoredCount; index++) {
+      favored.add(input.readUTF());
+    }
+    ChunkTarget target = new ChunkTarget(ChunkTarget.Kind.values()[kind], path, uploadHandle,
+        partNumber, replication, blockSize, favored);
     return new ChunkOrder(chunkId, source, offset, length, writer, target);
   }
 

@@ -8,6 +8,7 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.CallerCredentials;
 import dev.relaycp.fs.ChunkTarget;
+import dev.relaycp.fs.Datanodes;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.relay.RelayConnector;
@@ -39,6 +40,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -55,6 +57,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.MultipartUploader;
 import org.apache.hadoop.fs.PartHandle;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -575,6 +578,8 @@ public final class CopyDriver {
     /** Each route's reader host, as block locations name hosts. */
     private final Map<Route, String> readerHosts = new ConcurrentHashMap<>();
     private final AtomicLong bytesReadLocally = new AtomicLong();
+    /** Spreads the write pipelines; null where the destination's datanodes are not known. */
+    private volatile FavoredDatanodes favored;
     private boolean joining = true;
     private MultipartUploader uploader;
     /** Whether parts are files concatenated at completion (see {@link #startUploads}). */
@@ -609,6 +614,7 @@ public final class CopyDriver {
      */
     void prepare(CopyJournal.Recovered recovered) {
       startUploads();
+      favorDatanodes();
       List<Chunk> toSend = new ArrayList<>();
       for (Chunk chunk : chunks) {
         SourceFile file = tree.files().get(chunk.fileIndex());
@@ -645,6 +651,23 @@ public final class CopyDriver {
       bytesDone.addAndGet(bytesReused);
       chunksDone.addAndGet(chunksReused);
       queue = new ChunkQueue(toSend);
+    }
+
+    /**
+     * Learns the destination's datanodes, to spread the chunks' write pipelines over them
+     * ({@link FavoredDatanodes}); without the NameNode's report (HDFS gives it to its superuser
+     * only), HDFS places the replicas itself.
+     */
+    private void favorDatanodes() {
+      Optional<List<String>> datanodes = Datanodes.transferAddresses(destination);
+      if (datanodes.isPresent() && !datanodes.get().isEmpty()) {
+        favored = FavoredDatanodes.over(datanodes.get(), ThreadLocalRandom.current().nextLong());
+        LOG.info("Spreading the write pipelines over the destination's {} datanodes",
+            datanodes.get().size());
+      } else if (destination instanceof DistributedFileSystem) {
+        LOG.info("The destination's NameNode did not list its datanodes (it lists them for the"
+            + " HDFS superuser only): HDFS places each chunk's replicas itself");
+      }
     }
 
     ResumeOutcome resumeOutcome() {
@@ -808,6 +831,11 @@ public final class CopyDriver {
       synchronized (routeCounters) {
         counters = routeCounters.get(route);
       }
+      FavoredDatanodes spread = favored;
+      if (spread != null && target.kind() == ChunkTarget.Kind.FILE) {
+        target = target.favoring(spread.open(chunk.id(),
+            HostAddresses.normalize(route.writer().host()), replication));
+      }
       counters.sent();
       chunkRoutes.put(chunk.id(), counters);
       return new ChunkOrder(chunk.id(), file.uri(), chunk.offset(), chunk.length(),
@@ -835,6 +863,10 @@ public final class CopyDriver {
 
     /** The chunk is back from its route; {@code bytes} delivered, or -1 if it was not. */
     private void backFromRoute(Chunk chunk, long bytes, long wireBytes) {
+      FavoredDatanodes spread = favored;
+      if (spread != null) {
+        spread.close(chunk.id());
+      }
       RouteCounters counters = chunkRoutes.remove(chunk.id());
       if (counters == null) {
         return;

@@ -124,6 +124,44 @@ class MessageCodecTest {
   }
 
   @Test
+  void chunkOrderWithFavoredDatanodesRoundTripsInTheirOrder() {
+    ChunkOrder order = order(FILE_TARGET.favoring(
+        List.of("10.0.1.13:9866", "10.0.1.11:9866", "[fd00::2]:9866")));
+
+    ChunkOrder decoded = roundTrip(order);
+
+    assertThat(decoded).isEqualTo(order);
+    assertThat(decoded.target().favoredDatanodes())
+        .containsExactly("10.0.1.13:9866", "10.0.1.11:9866", "[fd00::2]:9866");
+  }
+
+  @Test
+  void aFavoredDatanodeWithoutItsPortIsRejected() throws IOException {
+    byte[] payload = payload(output -> {
+      output.writeLong(1L);
+      output.writeUTF("hdfs://src/f");
+      output.writeLong(0L);
+      output.writeLong(10L);
+      output.writeUTF("writer:7070");
+      output.writeByte(ChunkTarget.Kind.FILE.ordinal());
+      output.writeUTF("hdfs://dst/staging/f");
+      output.writeInt(0);
+      output.writeInt(0);
+      output.writeShort(3);
+      output.writeLong(1L << 20);
+      output.writeShort(1);
+      output.writeUTF("10.0.1.13");
+    });
+    EmbeddedChannel receiver = newChannel();
+
+    assertThatThrownBy(() -> receiver.writeInbound(
+            Unpooled.wrappedBuffer(encodeFrame(FrameType.SEND_CHUNK, payload))))
+        .isInstanceOf(CorruptedFrameException.class)
+        .hasMessageContaining("malformed SEND_CHUNK")
+        .hasMessageContaining("host:transferPort, got '10.0.1.13'");
+  }
+
+  @Test
   void chunkOrderWithPartTargetRoundTrips() {
     ChunkOrder order = order(PART_TARGET);
 

@@ -1,0 +1,133 @@
+package dev.relaycp.transfer;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Chooses the destination datanodes of each chunk's write pipeline so that the pipelines a copy
+ * keeps open spread evenly over them.
+ *
+ * <p>HDFS puts a block's first replica on the writer's own datanode and draws the others at
+ * random. A copy keeps only a dozen or so pipelines open, so over a few datanodes some links then
+ * carry two or three pipelines while others idle, and each pipeline moves at the pace of its
+ * busiest link; where replicas are what fills the destination's links, the copy loses an eighth
+ * to a fifth of its rate to that (the planner's {@code ReplicaPipelines} simulates it). Here each
+ * replica goes to the datanode the fewest open pipelines use, ties broken at random; a writer on a
+ * datanode keeps the first replica, as HDFS would. The choice reaches HDFS as the file's favored
+ * nodes, which the NameNode follows unless a datanode is full or gone.
+ *
+ * <p>Thread-safe: routes open and close chunks concurrently.
+ */
+final class FavoredDatanodes {
+  private final List<String> transferAddresses;
+  private final List<String> hosts;
+  private final int[] pipelines;
+  private final Map<Integer, int[]> chosen = new HashMap<>();
+  private final SplittableRandom random;
+
+  private FavoredDatanodes(List<String> transferAddresses, long seed) {
+    this.transferAddresses = transferAddresses;
+    this.hosts = transferAddresses.stream()
+        .map(address -> HostAddresses.normalize(address.substring(0, address.lastIndexOf(':'))))
+        .toList();
+    this.pipelines = new int[transferAddresses.size()];
+    this.random = new SplittableRandom(seed);
+  }
+
+  /**
+   * Over the datanodes at {@code transferAddresses} ({@code host:port}, as the NameNode reports
+   * them), breaking ties from {@code seed}.
+   */
+  static FavoredDatanodes over(List<String> transferAddresses, long seed) {
+    requireNonNull(transferAddresses, "transferAddresses is null");
+    if (transferAddresses.isEmpty()) {
+      throw new IllegalArgumentException("there must be at least one datanode to favor");
+    }
+    for (String address : transferAddresses) {
+      if (address.lastIndexOf(':') < 1) {
+        throw new IllegalArgumentException(
+            "a datanode's transfer address must be host:port, got '" + address + "'");
+      }
+    }
+    return new FavoredDatanodes(List.copyOf(transferAddresses), seed);
+  }
+
+  int datanodes() {
+    return transferAddresses.size();
+  }
+
+  /**
+   * Chooses the datanodes for chunk {@code chunkId}, written from {@code writerAddress} (as
+   * {@link HostAddresses#normalize} gives it) with {@code replication} replicas, and counts its pipeline
+   * open until {@link #close}: the writer's own datanode first where it is one, then the least used
+   * others, as many as the replicas (at most every datanode).
+   */
+  synchronized List<String> open(int chunkId, String writerAddress, int replication) {
+    requireNonNull(writerAddress, "writerAddress is null");
+    if (replication < 1) {
+      throw new IllegalArgumentException("replication must be 1 or more, got " + replication);
+    }
+    close(chunkId);
+    int replicas = Math.min(replication, pipelines.length);
+    boolean[] taken = new boolean[pipelines.length];
+    int[] nodes = new int[replicas];
+    int first = 0;
+    int local = leastUsed(taken, writerAddress);
+    if (local >= 0) {
+      nodes[first++] = local;
+      taken[local] = true;
+    }
+    for (int slot = first; slot < replicas; slot++) {
+      nodes[slot] = leastUsed(taken, null);
+      taken[nodes[slot]] = true;
+    }
+    List<String> favored = new ArrayList<>(replicas);
+    for (int node : nodes) {
+      pipelines[node]++;
+      favored.add(transferAddresses.get(node));
+    }
+    chosen.put(chunkId, nodes);
+    return favored;
+  }
+
+  /** Chunk {@code chunkId}'s pipeline is closed; nothing happens if it was not open. */
+  synchronized void close(int chunkId) {
+    int[] nodes = chosen.remove(chunkId);
+    if (nodes != null) {
+      for (int node : nodes) {
+        pipelines[node]--;
+      }
+    }
+  }
+
+  /** Open pipelines on each datanode, in the order of the transfer addresses. */
+  synchronized int[] openPipelines() {
+    return pipelines.clone();
+  }
+
+  /**
+   * The least used datanode not yet taken, on host {@code host} if it is not null, ties at random;
+   * -1 if there is none.
+   */
+  private int leastUsed(boolean[] taken, String host) {
+    int best = -1;
+    int ties = 0;
+    for (int node = 0; node < pipelines.length; node++) {
+      if (taken[node] || (host != null && !hosts.get(node).equals(host))) {
+        continue;
+      }
+      if (best < 0 || pipelines[node] < pipelines[best]) {
+        best = node;
+        ties = 1;
+      } else if (pipelines[node] == pipelines[best] && random.nextInt(++ties) == 0) {
+        best = node;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,92 @@
+package dev.relaycp.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.net.URI;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Where the writer's replicas land on a real HDFS of four datanodes. */
+class HadoopChunkWriterOnHdfsTest {
+  private static final int BLOCK = 1 << 20;
+
+  static File base;
+  static MiniDFSCluster cluster;
+  static FileSystem fileSystem;
+
+  @BeforeAll
+  static void start() throws Exception {
+    base = Files.createTempDirectory("chunk-writer-hdfs").toFile();
+    Configuration configuration = new Configuration();
+    configuration.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
+    cluster = new MiniDFSCluster.Builder(configuration).numDataNodes(4).build();
+    cluster.waitActive();
+    fileSystem = cluster.getFileSystem();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.shutdown(true);
+    }
+    FileUtil.fullyDelete(base);
+  }
+
+  @Test
+  void theNameNodeListsEveryDatanodesTransferAddress() {
+    List<String> addresses = Datanodes.transferAddresses(fileSystem).orElseThrow();
+
+    assertThat(addresses).hasSize(4).doesNotHaveDuplicates()
+        .allMatch(address -> address.matches("[^:]+:\\d+"));
+  }
+
+  @Test
+  void everyBlockGoesToTheFavoredDatanodes() throws Exception {
+    List<String> datanodes = Datanodes.transferAddresses(fileSystem).orElseThrow();
+    HadoopChunkWriter writer = new HadoopChunkWriter(FileSystemOpener.of(fileSystem.getConf()));
+
+    for (List<String> favored : List.of(List.of(datanodes.get(3), datanodes.get(1)),
+        List.of(datanodes.get(0), datanodes.get(2)), List.of(datanodes.get(2), datanodes.get(3)))) {
+      URI file = fileSystem.makeQualified(new Path("/favored/" + String.join("-", favored)
+          .replace(':', '_'))).toUri();
+
+      writer.write(ChunkTarget.file(file, (short) 2, BLOCK).favoring(favored),
+          new ByteArrayInputStream(new byte[3 * BLOCK]), 3L * BLOCK);
+
+      BlockLocation[] blocks =
+          fileSystem.getFileBlockLocations(new Path(file), 0, Long.MAX_VALUE);
+      assertThat(blocks).hasSize(3);
+      for (BlockLocation block : blocks) {
+        assertThat(ports(block)).as("block at %d of %s", block.getOffset(), file)
+            .isEqualTo(ports(favored));
+      }
+    }
+  }
+
+  /** The datanodes' transfer ports: every datanode of the embedded cluster has its own. */
+  private static Set<String> ports(BlockLocation block) throws Exception {
+    return ports(Arrays.asList(block.getNames()));
+  }
+
+  private static Set<String> ports(List<String> addresses) {
+    Set<String> ports = new TreeSet<>();
+    for (String address : addresses) {
+      ports.add(address.substring(address.lastIndexOf(':') + 1));
+    }
+    return ports;
+  }
+}
