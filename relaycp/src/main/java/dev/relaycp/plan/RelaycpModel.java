@@ -23,10 +23,9 @@ import java.util.List;
  * other than the bytes' datanodes fetch them over those datanodes' links, and replicas cross
  * the destination's; counted over the datanodes and, once ready, the spawned relays, with the
  * bytes where the source's {@link Site#placement} puts them. It is held further to what the
- * destination's write pipelines carry, each chunk a pipeline on datanodes the namenode draws at
- * random ({@link ReplicaPipelines}): a few pipelines crowd some links while others idle, which
- * an even spread does not see. The last chunks' tail falls out
- * of the simulation. Then commit and
+ * destination's write pipelines carry, each chunk a pipeline on the datanodes the fewest open
+ * pipelines use ({@link ReplicaPipelines}): a few pipelines cannot always share a few links as
+ * evenly as the flow has it. The last chunks' tail falls out of the simulation. Then commit and
  * verification ({@link CopyOverheads#afterDataSeconds}). With compression ({@link
  * RelaycpSettings#compressionRatio}) every WAN cap carries that many times its rate in file
  * bytes; the internal networks carry the files' own bytes.
@@ -125,9 +124,9 @@ public record RelaycpModel() implements CopyModel {
 
   /**
    * The most file bytes a second the hosts move together: the maximum flow over their links
-   * ({@link HostFlow}), held to what the destination's write pipelines carry with the replicas
-   * of each block on datanodes drawn at random ({@link ReplicaPipelines}), {@code chunksPerRoute}
-   * pipelines a route.
+   * ({@link HostFlow}), held to what the destination's write pipelines carry with each chunk's
+   * replicas on the datanodes the fewest open pipelines use ({@link ReplicaPipelines}),
+   * {@code chunksPerRoute} pipelines a route.
    */
   private static double hostLimit(Site source, Site destination, int pairs, MachineType machine,
       double ratio, int chunksPerRoute) {

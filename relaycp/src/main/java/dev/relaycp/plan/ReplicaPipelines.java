@@ -8,33 +8,34 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * How many file bytes a second the destination's write pipelines carry when its namenode places
- * each block's replicas at random, as HDFS does: a fluid simulation of the pipelines a copy
- * keeps open.
+ * How many file bytes a second the destination's write pipelines carry, placed as the copy places
+ * them: a fluid simulation of the pipelines a copy keeps open.
  *
  * <p>{@link HostFlow} spreads the replicas evenly over the destination's datanodes at every
  * moment, which only many pipelines at once come close to. A copy keeps a few open: each route
- * holds a chunk or two, and each chunk is written as one pipeline. The namenode picks a block's
- * second and later datanodes at random among the others, so at any moment some datanodes' links
- * carry two or three pipelines and others none, and a pipeline moves at the pace of its busiest
- * link. Where replicas are what fills the destination's links (replication 3 over a few
- * datanodes whose links are not much faster than the WAN), that costs an eighth to a fifth of
- * the flow's rate (0.88 and 0.81 of it on the lab's 2 + 4 datanodes at v_i = 2 v_e, with two
- * chunks a route and with one); where the links have room, nothing.
+ * holds a chunk or two, and each chunk is written as one pipeline, which moves at the pace of its
+ * busiest link. The copy names each chunk's datanodes to HDFS (the driver's favored datanodes):
+ * the writer's own datanode first where it is one, then those the fewest open pipelines use, ties
+ * at random. Even so, a few pipelines cannot always share a few links evenly: with one chunk a
+ * route on the lab's 2 + 4 datanodes at replication 3 and v_i = 2 v_e they carry 0.90 of the
+ * flow's rate, with two the whole of it. (Drawn at random, as HDFS draws a block's second and
+ * later datanodes when it is not told, they carried 0.81 and 0.88 of it, and the copies there
+ * 0.78 and 0.82.) Where the links have room, the pipelines hold nothing back.
  *
  * <p>The hosts: a writer relay on each destination datanode receives its routes' bytes over the
  * WAN (at most {@code external} times the WAN ratio, into its own link) and writes the first
  * replica on its own disk; a spawned writer receives its route's bytes over its WAN and sends the
- * first replica over its link to a datanode drawn at random; each further replica crosses one
- * datanode's link out and a further datanode's link in. Routes pair the sites' relays in turn
- * (route i goes to writer i mod the destination's datanodes), one more per spawned pair. Rates are
- * max-min fair over the links, as long-lived TCP streams share them. A pipeline that finishes its
- * block starts its writer's next on datanodes drawn afresh; every block is the same size, so the
- * long-run rate does not depend on it.
+ * first replica over its link to a datanode; each further replica crosses one datanode's link out
+ * and a further datanode's link in. Routes pair the sites' relays in turn (route i goes to writer
+ * i mod the destination's datanodes), one more per spawned pair. Rates are max-min fair over the
+ * links, as long-lived TCP streams share them. A pipeline that finishes its block starts its
+ * writer's next, on datanodes chosen afresh; every block is the same size, so the long-run rate
+ * does not depend on it.
  *
  * <p>The answer is the bytes moved over the simulated time from a fixed seed, so the same hosts
  * always give the same rate. The source's side is {@link HostFlow}'s: a copy is held to the lesser
- * of the two.
+ * of the two. Where the destination's NameNode does not list its datanodes to the copy (it lists
+ * them for its superuser only), HDFS draws them at random and the copy may fall short of this.
  */
 final class ReplicaPipelines {
   private static final long SEED = 0x5eed_2026L;
@@ -52,9 +53,8 @@ final class ReplicaPipelines {
   /**
    * The file bytes a second the writers' pipelines carry together, {@code chunksPerRoute} a
    * route (the chunks a route writes at once, {@link RelaycpSettings#chunksAtOnce}); infinite
-   * when no datanode is drawn at random (every replica is the writer's own), as {@link HostFlow}
-   * then has it exactly. The source's placement plays no part: only its datanodes' count, which
-   * sets the routes.
+   * when no replica leaves its writer's datanode, as {@link HostFlow} then has it exactly. The
+   * source's placement plays no part: only its datanodes' count, which sets the routes.
    */
   static double rate(HostFlow.Hosts hosts, int chunksPerRoute) {
     requireNonNull(hosts, "hosts is null");
@@ -83,10 +83,14 @@ final class ReplicaPipelines {
     private final SplittableRandom random = new SplittableRandom(SEED);
     private final List<Pipeline> pipelines = new ArrayList<>();
 
+    /** Open pipelines on each datanode. */
+    private final int[] open;
+
     Simulation(HostFlow.Hosts hosts, int chunksPerRoute) {
       Site destination = hosts.destination();
       this.datanodes = destination.nodes();
       this.replicas = Math.min(destination.replication(), datanodes);
+      this.open = new int[datanodes];
       double link = destination.internal().bytesPerSecond();
       double wan = destination.external().bytesPerSecond() * hosts.wanRatio();
       double spawnedWan = hosts.spawned().external().bytesPerSecond() * hosts.wanRatio();
@@ -137,7 +141,7 @@ final class ReplicaPipelines {
     /** Runs until the pipelines have ended that many blocks; a block is one byte. */
     double run() {
       for (Pipeline pipeline : pipelines) {
-        pipeline.draw();
+        pipeline.choose();
       }
       int blocks = Math.max(FEWEST_BLOCKS,
           Math.min(MOST_BLOCKS, PIPELINE_BLOCKS / pipelines.size()));
@@ -160,7 +164,7 @@ final class ReplicaPipelines {
           pipeline.left -= bytes;
           moved += bytes;
           if (pipeline.left <= EPSILON) {
-            pipeline.draw();
+            pipeline.choose();
             done++;
           }
         }
@@ -218,6 +222,7 @@ final class ReplicaPipelines {
     private final class Pipeline {
       private final int writer;
       private int[] links;
+      private int[] nodes;
       private double left;
 
       /** {@code writer} below the datanodes' count is a datanode's relay, above a spawned one. */
@@ -225,8 +230,13 @@ final class ReplicaPipelines {
         this.writer = writer;
       }
 
-      /** Starts a new block on datanodes drawn as HDFS draws them. */
-      void draw() {
+      /** Starts a new block on datanodes chosen as the copy chooses them. */
+      void choose() {
+        if (nodes != null) {
+          for (int node : nodes) {
+            open[node]--;
+          }
+        }
         int[] order = new int[datanodes];
         for (int node = 0; node < datanodes; node++) {
           order[node] = node;
@@ -241,7 +251,22 @@ final class ReplicaPipelines {
           crossed.add(linkIn(writer));
         }
         for (int slot = first; slot < replicas; slot++) {
-          swap(order, slot, slot + random.nextInt(datanodes - slot));
+          int least = slot;
+          int ties = 1;
+          for (int candidate = slot + 1; candidate < datanodes; candidate++) {
+            if (open[order[candidate]] < open[order[least]]) {
+              least = candidate;
+              ties = 1;
+            } else if (open[order[candidate]] == open[order[least]]
+                && random.nextInt(++ties) == 0) {
+              least = candidate;
+            }
+          }
+          swap(order, slot, least);
+        }
+        nodes = Arrays.copyOf(order, replicas);
+        for (int node : nodes) {
+          open[node]++;
         }
         if (writer >= datanodes) {
           int pair = writer - datanodes;
