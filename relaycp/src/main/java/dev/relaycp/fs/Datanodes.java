@@ -58,8 +58,8 @@ public record Datanodes(int count, List<String> hosts) {
   /**
    * The live datanodes' transfer addresses, {@code host:port} with the host name each datanode
    * registered under, as HDFS's favored nodes name them (the client matches the datanodes it gets
-   * by that name); empty when {@code fileSystem} is not HDFS or its NameNode refuses the report (it gives
-   * it only to its superuser).
+   * by that name); empty when {@code fileSystem} is not HDFS or its NameNode refuses the report
+   * (it gives it only to its superuser).
    *
    * @throws RelayCpException when the NameNode cannot be asked
    */
@@ -69,7 +69,9 @@ public record Datanodes(int count, List<String> hosts) {
       return Optional.empty();
     }
     try {
-      return Optional.of(Arrays.stream(report(hdfs)).map(DatanodeInfo::getXferAddrWithHostname).toList());
+      return Optional.of(Arrays.stream(report(hdfs))
+          .map(DatanodeInfo::getXferAddrWithHostname)
+          .toList());
     } catch (RelayCpException e) {
       if (e.code() == ErrorCode.PERMISSION_DENIED) {
         return Optional.empty();

@@ -19,7 +19,8 @@ import java.util.SplittableRandom;
  * to a fifth of its rate to that (the planner's {@code ReplicaPipelines} simulates it). Here each
  * replica goes to the datanode the fewest open pipelines use, ties broken at random; a writer on a
  * datanode keeps the first replica, as HDFS would. The choice reaches HDFS as the file's favored
- * nodes, which the NameNode follows unless a datanode is full or gone.
+ * nodes, which the NameNode follows unless a datanode is full or gone, or its rack already holds
+ * as many of the block's replicas as the NameNode's placement policy allows a rack.
  *
  * <p>Thread-safe: routes open and close chunks concurrently.
  */
@@ -57,15 +58,11 @@ final class FavoredDatanodes {
     return new FavoredDatanodes(List.copyOf(transferAddresses), seed);
   }
 
-  int datanodes() {
-    return transferAddresses.size();
-  }
-
   /**
    * Chooses the datanodes for chunk {@code chunkId}, written from {@code writerAddress} (as
-   * {@link HostAddresses#normalize} gives it) with {@code replication} replicas, and counts its pipeline
-   * open until {@link #close}: the writer's own datanode first where it is one, then the least used
-   * others, as many as the replicas (at most every datanode).
+   * {@link HostAddresses#normalize} gives it) with {@code replication} replicas, and counts its
+   * pipeline open until {@link #close}: the writer's own datanode first where it is one, then the
+   * least used others, as many as the replicas (at most every datanode).
    */
   synchronized List<String> open(int chunkId, String writerAddress, int replication) {
     requireNonNull(writerAddress, "writerAddress is null");
