@@ -15,12 +15,11 @@ import java.util.List;
  * @param partNumber the part's number, 1 or more; 0 for {@link Kind#FILE}
  * @param replication replication of the written file
  * @param blockSize block size of the written file
- * @param favoredDatanodes the datanodes, as {@code host:transferPort}, that should hold the
- *     written file's replicas, in order; a hint HDFS follows where it can (others fill in for a
+ * @param favoredDatanodes the datanodes that should hold the written file's replicas, in order; a hint HDFS follows where it can (others fill in for a
  *     datanode that is full or gone) and other file systems ignore; empty for HDFS's own choice
  */
 public record ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumber,
-    short replication, long blockSize, List<String> favoredDatanodes) {
+    short replication, long blockSize, List<DatanodeAddress> favoredDatanodes) {
 
   /** How the chunk lands. */
   public enum Kind {
@@ -45,14 +44,6 @@ public record ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumb
     }
     requireNonNull(favoredDatanodes, "favoredDatanodes is null");
     favoredDatanodes = List.copyOf(favoredDatanodes);
-    for (String datanode : favoredDatanodes) {
-      int colon = datanode.lastIndexOf(':');
-      if (colon < 1 || colon == datanode.length() - 1
-          || !datanode.substring(colon + 1).chars().allMatch(Character::isDigit)) {
-        throw new IllegalArgumentException(
-            "a favored datanode must be host:transferPort, got '" + datanode + "'");
-      }
-    }
   }
 
   public static ChunkTarget file(URI path, short replication, long blockSize) {
@@ -65,8 +56,8 @@ public record ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumb
         Kind.PART, path, uploadHandle, partNumber, replication, blockSize, List.of());
   }
 
-  /** This target, with its replicas asked of {@code datanodes} ({@code host:transferPort}). */
-  public ChunkTarget favoring(List<String> datanodes) {
+  /** This target, with its replicas asked of {@code datanodes}. */
+  public ChunkTarget favoring(List<DatanodeAddress> datanodes) {
     return new ChunkTarget(kind, path, uploadHandle, partNumber, replication, blockSize, datanodes);
   }
 

@@ -56,21 +56,19 @@ public record Datanodes(int count, List<String> hosts) {
   }
 
   /**
-   * The live datanodes' transfer addresses, {@code host:port} with the host name each datanode
-   * registered under, as HDFS's favored nodes name them (the client matches the datanodes it gets
-   * by that name); empty when {@code fileSystem} is not HDFS or its NameNode refuses the report
+   * The live datanodes' transfer addresses; empty when {@code fileSystem} is not HDFS or its NameNode refuses the report
    * (it gives it only to its superuser).
    *
    * @throws RelayCpException when the NameNode cannot be asked
    */
-  public static Optional<List<String>> transferAddresses(FileSystem fileSystem) {
+  public static Optional<List<DatanodeAddress>> transferAddresses(FileSystem fileSystem) {
     requireNonNull(fileSystem, "fileSystem is null");
     if (!(fileSystem instanceof DistributedFileSystem hdfs)) {
       return Optional.empty();
     }
     try {
       return Optional.of(Arrays.stream(report(hdfs))
-          .map(DatanodeInfo::getXferAddrWithHostname)
+          .map(DatanodeAddress::transferAddressOf)
           .toList());
     } catch (RelayCpException e) {
       if (e.code() == ErrorCode.PERMISSION_DENIED) {

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.fs.BBUploadHandle;
@@ -57,7 +56,9 @@ public final class HadoopChunkWriter {
             .blockSize(target.blockSize());
         if (builder instanceof HdfsDataOutputStreamBuilder hdfs
             && !target.favoredDatanodes().isEmpty()) {
-          hdfs.favoredNodes(socketAddresses(target.favoredDatanodes()));
+          hdfs.favoredNodes(target.favoredDatanodes().stream()
+              .map(DatanodeAddress::unresolved)
+              .toArray(InetSocketAddress[]::new));
         }
         FSDataOutputStream out = builder.build();
         try {
@@ -71,22 +72,6 @@ public final class HadoopChunkWriter {
       }
       case PART -> putPart(fileSystem, target, path, bytes, length);
     };
-  }
-
-  /**
-   * {@code host:port} as unresolved socket addresses: HDFS's client sends the favored nodes to the
-   * NameNode by name, which resolves them, and a resolved address would name itself by a reverse
-   * lookup that need not give the name the datanode registered under.
-   */
-  private static InetSocketAddress[] socketAddresses(List<String> datanodes) {
-    InetSocketAddress[] addresses = new InetSocketAddress[datanodes.size()];
-    for (int index = 0; index < addresses.length; index++) {
-      String datanode = datanodes.get(index);
-      int colon = datanode.lastIndexOf(':');
-      addresses[index] = InetSocketAddress.createUnresolved(datanode.substring(0, colon),
-          Integer.parseInt(datanode.substring(colon + 1)));
-    }
-    return addresses;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.relaycp.relay;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.fs.ChunkTarget;
+import dev.relaycp.fs.DatanodeAddress;
 import dev.relaycp.relay.RelayMessage.Authenticated;
 import dev.relaycp.relay.RelayMessage.Challenge;
 import dev.relaycp.relay.RelayMessage.ChunkDone;
@@ -188,8 +189,8 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     output.writeShort(target.replication());
     output.writeLong(target.blockSize());
     output.writeShort(target.favoredDatanodes().size());
-    for (String datanode : target.favoredDatanodes()) {
-      output.writeUTF(datanode);
+    for (DatanodeAddress datanode : target.favoredDatanodes()) {
+      output.writeUTF(datanode.toString());
     }
   }
 
@@ -209,9 +210,9 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     short replication = input.readShort();
     long blockSize = input.readLong();
     int favoredCount = input.readUnsignedShort();
-    List<String> favored = new ArrayList<>(favoredCount);
+    List<DatanodeAddress> favored = new ArrayList<>(favoredCount);
     for (int index = 0; index < favoredCount; index++) {
-      favored.add(input.readUTF());
+      favored.add(DatanodeAddress.parse(input.readUTF()));
     }
     ChunkTarget target = new ChunkTarget(ChunkTarget.Kind.values()[kind], path, uploadHandle,
         partNumber, replication, blockSize, favored);

@@ -8,6 +8,7 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.CallerCredentials;
 import dev.relaycp.fs.ChunkTarget;
+import dev.relaycp.fs.DatanodeAddress;
 import dev.relaycp.fs.Datanodes;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.fs.HadoopFailures;
@@ -659,7 +660,7 @@ public final class CopyDriver {
      * only), HDFS places the replicas itself.
      */
     private void favorDatanodes() {
-      Optional<List<String>> datanodes = Datanodes.transferAddresses(destination);
+      Optional<List<DatanodeAddress>> datanodes = Datanodes.transferAddresses(destination);
       if (datanodes.isPresent() && !datanodes.get().isEmpty()) {
         favored = FavoredDatanodes.over(datanodes.get(), ThreadLocalRandom.current().nextLong());
         LOG.info("Spreading the write pipelines over the destination's {} datanodes",

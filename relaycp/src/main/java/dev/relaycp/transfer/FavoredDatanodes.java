@@ -2,6 +2,7 @@ package dev.relaycp.transfer;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.fs.DatanodeAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,35 +26,26 @@ import java.util.SplittableRandom;
  * <p>Thread-safe: routes open and close chunks concurrently.
  */
 final class FavoredDatanodes {
-  private final List<String> transferAddresses;
+  private final List<DatanodeAddress> transferAddresses;
   private final List<String> hosts;
   private final int[] pipelines;
   private final Map<Integer, int[]> chosen = new HashMap<>();
   private final SplittableRandom random;
 
-  private FavoredDatanodes(List<String> transferAddresses, long seed) {
+  private FavoredDatanodes(List<DatanodeAddress> transferAddresses, long seed) {
     this.transferAddresses = transferAddresses;
     this.hosts = transferAddresses.stream()
-        .map(address -> HostAddresses.normalize(address.substring(0, address.lastIndexOf(':'))))
+        .map(address -> HostAddresses.normalize(address.host()))
         .toList();
     this.pipelines = new int[transferAddresses.size()];
     this.random = new SplittableRandom(seed);
   }
 
-  /**
-   * Over the datanodes at {@code transferAddresses} ({@code host:port}, as the NameNode reports
-   * them), breaking ties from {@code seed}.
-   */
-  static FavoredDatanodes over(List<String> transferAddresses, long seed) {
+  /** Over the datanodes at {@code transferAddresses}, breaking ties from {@code seed}. */
+  static FavoredDatanodes over(List<DatanodeAddress> transferAddresses, long seed) {
     requireNonNull(transferAddresses, "transferAddresses is null");
     if (transferAddresses.isEmpty()) {
       throw new IllegalArgumentException("there must be at least one datanode to favor");
-    }
-    for (String address : transferAddresses) {
-      if (address.lastIndexOf(':') < 1) {
-        throw new IllegalArgumentException(
-            "a datanode's transfer address must be host:port, got '" + address + "'");
-      }
     }
     return new FavoredDatanodes(List.copyOf(transferAddresses), seed);
   }
@@ -64,7 +56,7 @@ final class FavoredDatanodes {
    * pipeline open until {@link #close}: the writer's own datanode first where it is one, then the
    * least used others, as many as the replicas (at most every datanode).
    */
-  synchronized List<String> open(int chunkId, String writerAddress, int replication) {
+  synchronized List<DatanodeAddress> open(int chunkId, String writerAddress, int replication) {
     requireNonNull(writerAddress, "writerAddress is null");
     if (replication < 1) {
       throw new IllegalArgumentException("replication must be 1 or more, got " + replication);
@@ -83,7 +75,7 @@ final class FavoredDatanodes {
       nodes[slot] = leastUsed(taken, null);
       taken[nodes[slot]] = true;
     }
-    List<String> favored = new ArrayList<>(replicas);
+    List<DatanodeAddress> favored = new ArrayList<>(replicas);
     for (int node : nodes) {
       pipelines[node]++;
       favored.add(transferAddresses.get(node));

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
@@ -48,21 +49,23 @@ class HadoopChunkWriterOnHdfsTest {
 
   @Test
   void theNameNodeListsEveryDatanodesTransferAddress() {
-    List<String> addresses = Datanodes.transferAddresses(fileSystem).orElseThrow();
+    List<DatanodeAddress> addresses = Datanodes.transferAddresses(fileSystem).orElseThrow();
 
-    assertThat(addresses).hasSize(4).doesNotHaveDuplicates()
-        .allMatch(address -> address.matches("[^:]+:\\d+"));
+    assertThat(addresses).hasSize(4).doesNotHaveDuplicates();
+    assertThat(ports(addresses.stream().map(DatanodeAddress::toString).toList()))
+        .isEqualTo(ports(cluster.getDataNodes().stream()
+            .map(datanode -> "dn:" + datanode.getXferPort()).toList()));
   }
 
   @Test
   void everyBlockGoesToTheFavoredDatanodes() throws Exception {
-    List<String> datanodes = Datanodes.transferAddresses(fileSystem).orElseThrow();
+    List<DatanodeAddress> datanodes = Datanodes.transferAddresses(fileSystem).orElseThrow();
     HadoopChunkWriter writer = new HadoopChunkWriter(FileSystemOpener.of(fileSystem.getConf()));
 
-    for (List<String> favored : List.of(List.of(datanodes.get(3), datanodes.get(1)),
+    for (List<DatanodeAddress> favored : List.of(List.of(datanodes.get(3), datanodes.get(1)),
         List.of(datanodes.get(0), datanodes.get(2)), List.of(datanodes.get(2), datanodes.get(3)))) {
-      URI file = fileSystem.makeQualified(new Path("/favored/" + String.join("-", favored)
-          .replace(':', '_'))).toUri();
+      URI file = fileSystem.makeQualified(new Path("/favored/" + favored.stream()
+          .map(datanode -> String.valueOf(datanode.port())).collect(Collectors.joining("-")))).toUri();
 
       writer.write(ChunkTarget.file(file, (short) 2, BLOCK).favoring(favored),
           new ByteArrayInputStream(new byte[3 * BLOCK]), 3L * BLOCK);
@@ -72,7 +75,7 @@ class HadoopChunkWriterOnHdfsTest {
       assertThat(blocks).hasSize(3);
       for (BlockLocation block : blocks) {
         assertThat(ports(block)).as("block at %d of %s", block.getOffset(), file)
-            .isEqualTo(ports(favored));
+            .isEqualTo(ports(favored.stream().map(DatanodeAddress::toString).toList()));
       }
     }
   }

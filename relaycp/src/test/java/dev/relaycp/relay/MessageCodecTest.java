@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.fs.ChunkTarget;
+import dev.relaycp.fs.DatanodeAddress;
 import dev.relaycp.relay.RelayMessage.Authenticated;
 import dev.relaycp.relay.RelayMessage.Challenge;
 import dev.relaycp.relay.RelayMessage.ChunkDone;
@@ -125,13 +126,13 @@ class MessageCodecTest {
 
   @Test
   void chunkOrderWithFavoredDatanodesRoundTripsInTheirOrder() {
-    ChunkOrder order = order(FILE_TARGET.favoring(
-        List.of("10.0.1.13:9866", "10.0.1.11:9866", "[fd00::2]:9866")));
+    ChunkOrder order = order(FILE_TARGET.favoring(List.of(DatanodeAddress.parse("10.0.1.13:9866"),
+        DatanodeAddress.parse("10.0.1.11:9866"), DatanodeAddress.parse("[fd00::2]:9866"))));
 
     ChunkOrder decoded = roundTrip(order);
 
     assertThat(decoded).isEqualTo(order);
-    assertThat(decoded.target().favoredDatanodes())
+    assertThat(decoded.target().favoredDatanodes()).map(DatanodeAddress::toString)
         .containsExactly("10.0.1.13:9866", "10.0.1.11:9866", "[fd00::2]:9866");
   }
 
@@ -158,7 +159,7 @@ class MessageCodecTest {
             Unpooled.wrappedBuffer(encodeFrame(FrameType.SEND_CHUNK, payload))))
         .isInstanceOf(CorruptedFrameException.class)
         .hasMessageContaining("malformed SEND_CHUNK")
-        .hasMessageContaining("host:transferPort, got '10.0.1.13'");
+        .hasMessageContaining("a datanode address must be host:port, got '10.0.1.13'");
   }
 
   @Test

@@ -3,26 +3,27 @@ package dev.relaycp.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.relaycp.fs.DatanodeAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FavoredDatanodesTest {
-  private static final List<String> FOUR = List.of(
+  private static final List<DatanodeAddress> FOUR = addresses(
       "10.0.2.11:9866", "10.0.2.12:9866", "10.0.2.13:9866", "10.0.2.14:9866");
 
   @Test
   void aWriterOnADatanodeKeepsTheFirstReplicaAndTheOthersGoToTheLeastUsed() {
     FavoredDatanodes favored = FavoredDatanodes.over(FOUR, 1);
 
-    List<String> first = favored.open(1, "10.0.2.12", 3);
-    List<String> second = favored.open(2, "10.0.2.12", 3);
+    List<String> first = names(favored.open(1, "10.0.2.12", 3));
+    List<String> second = names(favored.open(2, "10.0.2.12", 3));
 
     assertThat(first).hasSize(3).doesNotHaveDuplicates().startsWith("10.0.2.12:9866");
     assertThat(second).hasSize(3).doesNotHaveDuplicates().startsWith("10.0.2.12:9866");
     // Two of 11, 13 and 14 took the first chunk's further replicas; the one left is used least.
-    List<String> unused = new ArrayList<>(FOUR);
+    List<String> unused = names(FOUR);
     unused.removeAll(first);
     assertThat(second.get(1)).isEqualTo(unused.get(0));
   }
@@ -62,11 +63,11 @@ class FavoredDatanodesTest {
   @Test
   void aClosedPipelineFreesItsDatanodesForTheNextChunk() {
     FavoredDatanodes favored = FavoredDatanodes.over(FOUR, 3);
-    List<String> first = favored.open(1, "10.0.9.1", 2);
+    List<String> first = names(favored.open(1, "10.0.9.1", 2));
     favored.open(2, "10.0.9.1", 2);
 
     favored.close(1);
-    List<String> third = favored.open(3, "10.0.9.1", 2);
+    List<String> third = names(favored.open(3, "10.0.9.1", 2));
 
     assertThat(third).containsExactlyInAnyOrderElementsOf(first);
     assertThat(favored.openPipelines()).containsExactly(1, 1, 1, 1);
@@ -88,7 +89,7 @@ class FavoredDatanodesTest {
   void moreReplicasThanDatanodesUseEachDatanodeOnce() {
     FavoredDatanodes favored = FavoredDatanodes.over(FOUR.subList(0, 2), 1);
 
-    assertThat(favored.open(1, "10.0.2.14", 3))
+    assertThat(names(favored.open(1, "10.0.2.14", 3)))
         .containsExactlyInAnyOrder("10.0.2.11:9866", "10.0.2.12:9866");
   }
 
@@ -96,11 +97,11 @@ class FavoredDatanodesTest {
   void datanodesSharingTheWritersAddressGiveItTheLeastUsedOfThemFirst() {
     // An embedded cluster's datanodes all listen on 127.0.0.1, each on a port of its own.
     FavoredDatanodes favored = FavoredDatanodes.over(
-        List.of("127.0.0.1:40001", "127.0.0.1:40002", "127.0.0.1:40003"), 9);
+        addresses("127.0.0.1:40001", "127.0.0.1:40002", "127.0.0.1:40003"), 9);
 
-    List<String> first = favored.open(1, "127.0.0.1", 1);
-    List<String> second = favored.open(2, "127.0.0.1", 1);
-    List<String> third = favored.open(3, "127.0.0.1", 1);
+    List<String> first = names(favored.open(1, "127.0.0.1", 1));
+    List<String> second = names(favored.open(2, "127.0.0.1", 1));
+    List<String> third = names(favored.open(3, "127.0.0.1", 1));
 
     assertThat(List.of(first.get(0), second.get(0), third.get(0))).doesNotHaveDuplicates();
   }
@@ -110,11 +111,16 @@ class FavoredDatanodesTest {
     assertThatThrownBy(() -> FavoredDatanodes.over(List.of(), 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least one datanode");
-    assertThatThrownBy(() -> FavoredDatanodes.over(List.of("10.0.2.11"), 1))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("host:port, got '10.0.2.11'");
     assertThatThrownBy(() -> FavoredDatanodes.over(FOUR, 1).open(1, "10.0.2.11", 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("replication must be 1 or more, got 0");
+  }
+
+  private static List<DatanodeAddress> addresses(String... hostsAndPorts) {
+    return Arrays.stream(hostsAndPorts).map(DatanodeAddress::parse).toList();
+  }
+
+  private static List<String> names(List<DatanodeAddress> addresses) {
+    return new ArrayList<>(addresses.stream().map(DatanodeAddress::toString).toList());
   }
 }
