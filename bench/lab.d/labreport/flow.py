@@ -149,6 +149,9 @@ def copy_limit(v_e, v_i, readers, datanodes, writers, dst_datanodes=None, placem
     if readers <= 0 or writers <= 0:
         return 0.0, []
     dst_datanodes = datanodes if dst_datanodes is None else dst_datanodes
+    # HDFS keeps a block's replicas on distinct datanodes: with fewer datanodes than the
+    # replication, each block stays under-replicated, one copy a datanode.
+    replication = min(replication, max(1, dst_datanodes))
     if placement is None:
         placement = even_placement(datanodes, source_replication)
     in_site = INFINITE if v_i is None else v_i

@@ -112,13 +112,14 @@ public record DistcpModel() implements CopyModel {
     double feed = source.internalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0);
     double absorb =
         (destination.internalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0))
-            / destination.replication();
+            / destination.replicasWritten();
     double wan = destination.externalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0);
     List<StreamSimulation.CapChange> caps = new ArrayList<>();
     caps.add(new StreamSimulation.CapChange(0, Math.min(wan, Math.min(feed, absorb))));
     if (joinSeconds > 0 && pairs > 0) {
       double joinedFeed = source.internalTotal().bytesPerSecond() + extra;
-      double joinedAbsorb = (destination.internalTotal().bytesPerSecond() + extra) / destination.replication();
+      double joinedAbsorb = (destination.internalTotal().bytesPerSecond() + extra)
+          / destination.replicasWritten();
       double joinedWan = destination.externalTotal().bytesPerSecond() + extra;
       caps.add(
           new StreamSimulation.CapChange(

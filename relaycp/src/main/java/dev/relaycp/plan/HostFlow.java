@@ -129,7 +129,7 @@ public final class HostFlow {
     Site source = hosts.source();
     Site destination = hosts.destination();
     double ratio = hosts.wanRatio();
-    double replicaLoad = (destination.replication() - 1) * rate / destination.nodes();
+    double replicaLoad = (destination.replicasWritten() - 1) * rate / destination.nodes();
     double datanodeLink = destination.internal().bytesPerSecond();
     if (replicaLoad > datanodeLink) {
       return null;

@@ -66,7 +66,7 @@ final class ReplicaPipelines {
       throw new IllegalArgumentException("the simulation needs a finite wanRatio, got "
           + hosts.wanRatio());
     }
-    if (hosts.destination().replication() == 1 && hosts.spawnedPairs() == 0) {
+    if (hosts.destination().replicasWritten() == 1 && hosts.spawnedPairs() == 0) {
       return Double.POSITIVE_INFINITY;
     }
     return new Simulation(hosts, chunksPerRoute).run();
@@ -89,7 +89,7 @@ final class ReplicaPipelines {
     Simulation(HostFlow.Hosts hosts, int chunksPerRoute) {
       Site destination = hosts.destination();
       this.datanodes = destination.nodes();
-      this.replicas = Math.min(destination.replication(), datanodes);
+      this.replicas = destination.replicasWritten();
       this.open = new int[datanodes];
       double link = destination.internal().bytesPerSecond();
       double wan = destination.external().bytesPerSecond() * hosts.wanRatio();

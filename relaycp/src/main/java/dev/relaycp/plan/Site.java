@@ -54,6 +54,16 @@ public record Site(int nodes, DataRate external, DataRate internal, int replicat
     return new Site(nodes, external, internal, 1);
   }
 
+  /**
+   * How many copies of each byte the site's datanodes hold once written: the replication, but at
+   * most one a datanode. HDFS puts a block's replicas on distinct datanodes, and where there are
+   * fewer datanodes than the replication asks for, it leaves the block under-replicated rather
+   * than failing the write.
+   */
+  public int replicasWritten() {
+    return Math.min(replication, nodes);
+  }
+
   /** What all the site's nodes together can send or receive over the internal network. */
   public DataRate internalTotal() {
     return internal.times(nodes);

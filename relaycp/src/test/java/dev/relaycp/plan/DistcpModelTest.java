@@ -3,6 +3,7 @@ package dev.relaycp.plan;
 import static dev.relaycp.plan.Inputs.files;
 import static dev.relaycp.plan.Inputs.input;
 import static dev.relaycp.plan.Inputs.machine;
+import static dev.relaycp.plan.Inputs.mebibytesPerSecond;
 import static dev.relaycp.plan.Inputs.site;
 import static dev.relaycp.plan.Inputs.withDistcp;
 import static dev.relaycp.plan.Inputs.withPricing;
@@ -214,6 +215,24 @@ class DistcpModelTest {
     assertThat(labFiles).containsExactly(2286L, 274L, 237L, 180L, 26L, 1L, 1L, 1L, 1L);
     assertThat(labFiles).isSortedAccordingTo(Comparator.reverseOrder());
     assertThat(modelFiles).hasSameSizeAs(labFiles).isSortedAccordingTo(Comparator.reverseOrder());
+  }
+
+  @Test
+  void replicationAboveTheDestinationsDatanodesWritesOneCopyADatanode() {
+    // Two destination datanodes with links of 12 MiB/s: at replication 2 each byte crosses
+    // both, so they absorb 12 MiB/s, under the WAN's 20. HDFS cannot put a third copy on
+    // two datanodes, so replication 3 costs the links no more.
+    Site source = site(2, 10, 100);
+    PlanInput twice = input(files(2, 600), source,
+        new Site(2, mebibytesPerSecond(10), mebibytesPerSecond(12), 2), machine(10, 100, 20));
+    PlanInput thrice = input(files(2, 600), source,
+        new Site(2, mebibytesPerSecond(10), mebibytesPerSecond(12), 3), machine(10, 100, 20));
+    PlanInput once = input(files(2, 600), source,
+        new Site(2, mebibytesPerSecond(10), mebibytesPerSecond(12), 1), machine(10, 100, 20));
+
+    assertThat(model.estimate(thrice, 0).seconds())
+        .isCloseTo(model.estimate(twice, 0).seconds(), within(1e-6))
+        .isGreaterThan(model.estimate(once, 0).seconds() + 10);
   }
 
   @Test

@@ -136,13 +136,17 @@ class RelaycpModelTest {
 
   @Test
   void theDestinationAbsorbsLessWithReplication() {
-    Site destination = new Site(1, Inputs.mebibytesPerSecond(100), Inputs.mebibytesPerSecond(60), 3);
-    PlanInput input =
-        withRelaycp(
-            input(files(1, 2000), site(1, 100, 1000), destination, machine(10, 100, 0)),
-            new RelaycpSettings(DataSize.ofMebibytes(10), 1, CopyOverheads.NONE));
-    // 60 MiB/s of internal network carries 3 copies: 20 MiB/s of new data.
-    assertThat(model.estimate(input, 0).seconds()).isCloseTo(100, within(1e-6));
+    RelaycpSettings settings = new RelaycpSettings(DataSize.ofMebibytes(10), 1, CopyOverheads.NONE);
+    PlanInput once = withRelaycp(input(files(1, 2000), site(1, 100, 1000),
+        new Site(3, Inputs.mebibytesPerSecond(100), Inputs.mebibytesPerSecond(60), 1),
+        machine(10, 100, 0)), settings);
+    PlanInput thrice = withRelaycp(input(files(1, 2000), site(1, 100, 1000),
+        new Site(3, Inputs.mebibytesPerSecond(100), Inputs.mebibytesPerSecond(60), 3),
+        machine(10, 100, 0)), settings);
+    // One copy: the source's 100 MiB/s WAN binds. Three: three links of 60 MiB/s carry every
+    // byte three times, 60 MiB/s of new data.
+    assertThat(model.estimate(once, 0).seconds()).isCloseTo(20, within(1e-6));
+    assertThat(model.estimate(thrice, 0).seconds()).isCloseTo(2000.0 / 60, within(1e-6));
   }
 
   @Test
