@@ -10,6 +10,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -18,6 +19,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -60,16 +62,17 @@ public final class RelayHopBenchmark {
     private final CountingSink sink;
     private final ByteBuf payload;
     private final int frameBytes;
-    private final Object gate = new Object();
+    private final Object gate;
 
     private Hop(NioEventLoopGroup group, Channel server, Channel client, CountingSink sink,
-        ByteBuf payload, int frameBytes) {
+        ByteBuf payload, int frameBytes, Object gate) {
       this.group = group;
       this.server = server;
       this.client = client;
       this.sink = sink;
       this.payload = payload;
       this.frameBytes = frameBytes;
+      this.gate = gate;
     }
 
     /** Binds a receiver on 127.0.0.1 and connects a sender to it; frames of {@code frameBytes}. */
@@ -80,6 +83,7 @@ public final class RelayHopBenchmark {
       NioEventLoopGroup group = new NioEventLoopGroup(2);
       try {
         CountingSink sink = new CountingSink();
+        Object gate = new Object();
         Channel server = new ServerBootstrap()
             .group(group)
             .channel(NioServerSocketChannel.class)
@@ -100,7 +104,8 @@ public final class RelayHopBenchmark {
             .handler(new ChannelInitializer<SocketChannel>() {
               @Override
               protected void initChannel(SocketChannel channel) {
-                channel.pipeline().addLast(new FrameCodec(), new MessageCodec());
+                channel.pipeline().addLast(new FrameCodec(), new MessageCodec(),
+                    new WritabilityHandler(gate));
               }
             })
             .connect((InetSocketAddress) server.localAddress()).sync().channel();
@@ -108,7 +113,7 @@ public final class RelayHopBenchmark {
         new Random(1).nextBytes(pattern);
         ByteBuf payload = Unpooled.unreleasableBuffer(
             Unpooled.directBuffer(frameBytes).writeBytes(pattern));
-        return new Hop(group, server, client, sink, payload, frameBytes);
+        return new Hop(group, server, client, sink, payload, frameBytes, gate);
       } catch (Throwable e) {
         // Netty's sync() rethrows a failed bind or connect as it is, checked or not.
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -124,10 +129,13 @@ public final class RelayHopBenchmark {
       CompletableFuture<Long> received = sink.expect(totalBytes);
       long sent = 0;
       while (sent < totalBytes) {
-        while (!client.isWritable()) {
-          synchronized (gate) {
-            gate.wait(0, 200_000);
+        synchronized (gate) {
+          while (client.isActive() && !client.isWritable()) {
+            gate.wait(100);
           }
+        }
+        if (!client.isActive()) {
+          throw new IOException("the hop's connection closed after " + sent + " bytes");
         }
         int size = (int) Math.min(frameBytes, totalBytes - sent);
         client.writeAndFlush(new RelayMessage.Data(payload.retainedSlice(0, size)));
@@ -144,6 +152,27 @@ public final class RelayHopBenchmark {
       } finally {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
       }
+    }
+  }
+
+  /**
+   * Wakes the sending thread as soon as the connection can take more, as the relay's own
+   * connections do ({@code RelayConnection.awaitWritable}): a sender that napped instead would
+   * leave the socket idle once the queue had drained.
+   */
+  private static final class WritabilityHandler extends ChannelInboundHandlerAdapter {
+    private final Object gate;
+
+    WritabilityHandler(Object gate) {
+      this.gate = gate;
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+      synchronized (gate) {
+        gate.notifyAll();
+      }
+      ctx.fireChannelWritabilityChanged();
     }
   }
 
