@@ -15,8 +15,9 @@ import java.util.List;
  * @param partNumber the part's number, 1 or more; 0 for {@link Kind#FILE}
  * @param replication replication of the written file
  * @param blockSize block size of the written file
- * @param favoredDatanodes the datanodes that should hold the written file's replicas, in order; a hint HDFS follows where it can (others fill in for a
- *     datanode that is full or gone) and other file systems ignore; empty for HDFS's own choice
+ * @param favoredDatanodes the datanodes that should hold the written file's replicas, in order;
+ *     a hint HDFS follows where it can (others fill in for a datanode that is full or gone) and
+ *     other file systems ignore; empty for HDFS's own choice
  */
 public record ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumber,
     short replication, long blockSize, List<DatanodeAddress> favoredDatanodes) {

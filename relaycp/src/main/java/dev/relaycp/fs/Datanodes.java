@@ -56,8 +56,8 @@ public record Datanodes(int count, List<String> hosts) {
   }
 
   /**
-   * The live datanodes' transfer addresses; empty when {@code fileSystem} is not HDFS or its NameNode refuses the report
-   * (it gives it only to its superuser).
+   * The live datanodes' transfer addresses; empty when {@code fileSystem} is not HDFS or its
+   * NameNode refuses the report (it gives it only to its superuser).
    *
    * @throws RelayCpException when the NameNode cannot be asked
    */
