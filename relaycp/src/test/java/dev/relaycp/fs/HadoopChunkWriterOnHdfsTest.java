@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,11 +65,16 @@ class HadoopChunkWriterOnHdfsTest {
 
     for (List<DatanodeAddress> favored : List.of(List.of(datanodes.get(3), datanodes.get(1)),
         List.of(datanodes.get(0), datanodes.get(2)), List.of(datanodes.get(2), datanodes.get(3)))) {
-      URI file = fileSystem.makeQualified(new Path("/favored/" + favored.stream()
-          .map(datanode -> String.valueOf(datanode.port())).collect(Collectors.joining("-")))).toUri();
+      String name = favored.stream()
+          .map(datanode -> String.valueOf(datanode.port()))
+          .collect(Collectors.joining("-"));
+      URI file = fileSystem.makeQualified(new Path("/favored/" + name)).toUri();
 
       writer.write(ChunkTarget.file(file, (short) 2, BLOCK).favoring(favored),
           new ByteArrayInputStream(new byte[3 * BLOCK]), 3L * BLOCK);
+      // A file is complete once each block has one replica; the NameNode hears of the second
+      // from its datanode's next block report, which may come a moment later.
+      DFSTestUtil.waitReplication(fileSystem, new Path(file), (short) 2);
 
       BlockLocation[] blocks =
           fileSystem.getFileBlockLocations(new Path(file), 0, Long.MAX_VALUE);
