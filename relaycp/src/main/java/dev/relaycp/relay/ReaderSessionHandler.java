@@ -23,6 +23,8 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -152,20 +154,28 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
         ? new ChunkDone(order.chunkId(), order.length(), wireBytes.get(), done.partHandle())
         : failedMessage(order.chunkId(), failure)));
     long started = System.nanoTime();
+    // WRITE_CHUNK goes with the first DATA frame and END_OF_CHUNK with the last, so a small
+    // file is one send, not three.
+    List<RelayMessage> unsent = new ArrayList<>(3);
+    unsent.add(new WriteChunk(order));
     try (InputStream source =
         scope.asCaller(() -> reader.open(order.source(), order.offset()))) {
-      link.connection.send(new WriteChunk(order));
       long remaining = order.length();
       while (remaining > 0) {
         int size = (int) Math.min(dataFrameBytes, remaining);
         ByteBuf bytes = readFully(source, size, order);
         RelayMessage frame = compress ? DataCompression.compress(bytes) : new Data(bytes);
+        unsent.add(frame);
         wireBytes.addAndGet(((ByteBufHolder) frame).content().readableBytes());
-        link.connection.awaitWritable();
-        link.connection.send(frame);
         remaining -= size;
+        if (remaining > 0) {
+          link.connection.awaitWritable();
+          sendAll(link, unsent);
+        }
       }
-      link.connection.send(new EndOfChunk(order.chunkId(), order.length()));
+      unsent.add(new EndOfChunk(order.chunkId(), order.length()));
+      link.connection.awaitWritable();
+      sendAll(link, unsent);
       counters.chunkRead();
       LOG.debug("Chunk {}: {} bytes of {} streamed to {} in {} ms", order.chunkId(),
           order.length(), order.source(), link.address, (System.nanoTime() - started) / 1_000_000);
@@ -178,7 +188,14 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       abandon(link, written, new RelayCpException(ErrorCode.INTERRUPTED, "relay stopping"));
+    } finally {
+      unsent.forEach(ReferenceCountUtil::release);
     }
+  }
+
+  private static void sendAll(WriterLink link, List<RelayMessage> messages) {
+    link.connection.sendTogether(messages);
+    messages.clear();
   }
 
   private ByteBuf readFully(InputStream source, int size, ChunkOrder order) throws IOException {

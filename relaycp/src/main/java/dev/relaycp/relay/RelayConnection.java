@@ -7,9 +7,12 @@ import dev.relaycp.error.RelayCpException;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * An authenticated client connection to a relay. Messages the relay sends go to the {@link
@@ -56,6 +59,32 @@ public final class RelayConnection implements AutoCloseable {
 
   public ChannelFuture send(RelayMessage message) {
     return channel.writeAndFlush(message);
+  }
+
+  /**
+   * Sends {@code messages} in order as one task on the connection's event loop with one flush,
+   * so a small file's few frames cost one wake-up of the loop, one TLS record where they fit in
+   * one and one write to the socket, not one each. The future is the last message's; a message
+   * that cannot be written is released, as {@link #send} releases it.
+   */
+  public ChannelFuture sendTogether(List<? extends RelayMessage> messages) {
+    List<RelayMessage> batch = List.copyOf(messages);
+    if (batch.isEmpty()) {
+      throw new IllegalArgumentException("no messages to send");
+    }
+    ChannelPromise last = channel.newPromise();
+    try {
+      channel.eventLoop().execute(() -> {
+        for (int message = 0; message < batch.size() - 1; message++) {
+          channel.write(batch.get(message), channel.voidPromise());
+        }
+        channel.writeAndFlush(batch.get(batch.size() - 1), last);
+      });
+    } catch (RejectedExecutionException e) {
+      batch.forEach(ReferenceCountUtil::release);
+      last.setFailure(e);
+    }
+    return last;
   }
 
   /**
