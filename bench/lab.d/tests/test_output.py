@@ -39,6 +39,17 @@ def test_yarn_relays_over_five_percent_slower_miss_the_target(tmp_path):
     assert "(+5.3%)" in text
 
 
+def test_the_copying_phases_and_the_containers_start_are_given_beside_the_wall_times(tmp_path):
+    write_hand_run(tmp_path, 160.0)
+    yarn = l_k0(168.5)
+    yarn["relaycp_summary"]["phaseSeconds"] = {"relays": 6.1, "copying": 158.5}
+
+    (text, met), = hand_target(output.target_checks([yarn], parse.hand_relays_run(str(tmp_path))))
+
+    assert not met
+    assert "(+5.3%); copying 158.5 s against 158.0 s (+0.3%), after the containers' start of 6.1 s" in text
+
+
 def test_a_hand_run_that_failed_verification_meets_nothing(tmp_path):
     write_hand_run(tmp_path, 200.0, ok=False)
 
