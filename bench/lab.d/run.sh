@@ -493,7 +493,7 @@ run_relaycp() {
   # LAB_RELAYCP_OPTIONS: more options for this copy, e.g. "-D relaycp.relay.tls=false".
   local extra=()
   [[ -n ${LAB_RELAYCP_OPTIONS:-} ]] && read -r -a extra <<<"$LAB_RELAYCP_OPTIONS"
-  RELAYCP_COPY=(in_host src-client env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="-Xmx512m"
+  RELAYCP_COPY=(in_host src-client env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="$LAB_COPY_JAVA_OPTS"
     HADOOP_CONF_DIR="$LAB_DIR/hosts/src-client/conf"
     "$RELAYCP_BIN" copy "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/relaycp/$ds"
     --relays "$srcs" --dst-relays "$dsts" "${relay_options[@]}" --json "${window[@]}" "${extra[@]}")
@@ -661,6 +661,7 @@ json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_si
            "cores": $(nproc), "run_seconds": $(date +%s) - $t_start,
            "loadavg_at_start": "$load_start", "loadavg_at_end": "$(cut -d' ' -f1-3 /proc/loadavg)",
            "relays": "$LAB_RELAYS", "relay_container_mb": $LAB_RELAY_MB,
+           "relay_java_opts": "$LAB_RELAY_JAVA_OPTS", "copy_java_opts": "$LAB_COPY_JAVA_OPTS",
            "relaycp_bin": "$RELAYCP_BIN"},
           open(sys.argv[1] + "/lab.json", "w"), indent=2)
 PY
