@@ -109,23 +109,27 @@ public record DistcpModel() implements CopyModel {
   private static List<StreamSimulation.CapChange> joinedNodesCaps(Site source, Site destination,
       MachineType machine, int pairs, double joinSeconds) {
     double extra = pairs * machine.relayRate().bytesPerSecond();
-    double feed = source.internalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0);
-    double absorb =
-        (destination.internalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0))
-            / destination.replicasWritten();
-    double wan = destination.externalTotal().bytesPerSecond() + (joinSeconds == 0 ? extra : 0);
     List<StreamSimulation.CapChange> caps = new ArrayList<>();
-    caps.add(new StreamSimulation.CapChange(0, Math.min(wan, Math.min(feed, absorb))));
+    caps.add(new StreamSimulation.CapChange(
+        0, sitesCap(source, destination, joinSeconds == 0 ? extra : 0)));
     if (joinSeconds > 0 && pairs > 0) {
-      double joinedFeed = source.internalTotal().bytesPerSecond() + extra;
-      double joinedAbsorb = (destination.internalTotal().bytesPerSecond() + extra)
-          / destination.replicasWritten();
-      double joinedWan = destination.externalTotal().bytesPerSecond() + extra;
-      caps.add(
-          new StreamSimulation.CapChange(
-              joinSeconds, Math.min(joinedWan, Math.min(joinedFeed, joinedAbsorb))));
+      caps.add(new StreamSimulation.CapChange(
+          joinSeconds, sitesCap(source, destination, extra)));
     }
     return caps;
+  }
+
+  /**
+   * What the sites carry together with {@code joined} bytes a second of added nodes: the least
+   * of what the source's network feeds, what the destination's absorbs once each byte is
+   * written {@link Site#replicasWritten} times, and the destination's WAN.
+   */
+  private static double sitesCap(Site source, Site destination, double joined) {
+    double feed = source.internalTotal().bytesPerSecond() + joined;
+    double absorb =
+        (destination.internalTotal().bytesPerSecond() + joined) / destination.replicasWritten();
+    double wan = destination.externalTotal().bytesPerSecond() + joined;
+    return Math.min(wan, Math.min(feed, absorb));
   }
 
   /**
