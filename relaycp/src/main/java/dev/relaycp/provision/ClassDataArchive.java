@@ -37,9 +37,15 @@ import org.slf4j.LoggerFactory;
  * #javaOptions}: use the archive if it is there and fits (the JVM checks its own build and
  * every jar on the class path against the archive, and runs without it, silently, otherwise),
  * and write down the classes it loads. Once the relay has announced itself, {@link
- * #refreshInBackground} makes the archive from that list, in a JVM of its own at the lowest CPU
- * priority, unless this JVM runs from an archive made for the same JVM and the same jars. The
- * next relay on the node starts from it. It is a cache: losing it costs one slower start.
+ * #refreshInBackground} makes the archive from that list, in a JVM of its own, unless this JVM
+ * runs from an archive made for the same JVM and the same jars. The next relay on the node
+ * starts from it. It is a cache: losing it costs one slower start.
+ *
+ * <p>The dump runs at the relay's own CPU priority, once a node and relay jar: at the lowest
+ * ({@code nice 19}) it starved beside the copy on a busy node, and YARN killed it with the
+ * container when the copy ended, copy after copy, so that no relay on the lab's nodes ever
+ * started from an archive (12.6-15.1 s from the listing to the first pair of relays, against
+ * 4.8-6.1 s with one; {@code bench/results/lab-2026-11-26-class-data-dump/NOTES.md}).
  */
 public final class ClassDataArchive {
   private static final Logger LOG = LoggerFactory.getLogger(ClassDataArchive.class);
@@ -284,19 +290,9 @@ public final class ClassDataArchive {
     Files.write(to, Arrays.copyOf(written, end));
   }
 
-  /**
-   * Runs the dump at the lowest CPU priority (through {@code nice}, where there is one) and
-   * returns its output's last lines; throws if it fails.
-   */
+  /** Runs the dump and returns its output's last lines; throws if it fails. */
   private static String run(List<String> command) throws IOException, InterruptedException {
-    List<String> niced = new ArrayList<>(List.of("nice", "-n", "19"));
-    niced.addAll(command);
-    Process process;
-    try {
-      process = new ProcessBuilder(niced).redirectErrorStream(true).start();
-    } catch (IOException noNice) {
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    }
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     process.getOutputStream().close();
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     try (InputStream in = process.getInputStream()) {
