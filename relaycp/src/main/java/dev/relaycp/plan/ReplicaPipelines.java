@@ -2,6 +2,7 @@ package dev.relaycp.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.fs.LeastUsedDatanodes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -80,17 +81,14 @@ final class ReplicaPipelines {
     private final int datanodes;
     private final int replicas;
     private final double[] capacity;
-    private final SplittableRandom random = new SplittableRandom(SEED);
     private final List<Pipeline> pipelines = new ArrayList<>();
-
-    /** Open pipelines on each datanode. */
-    private final int[] open;
+    private final LeastUsedDatanodes placement;
 
     Simulation(HostFlow.Hosts hosts, int chunksPerRoute) {
       Site destination = hosts.destination();
       this.datanodes = destination.nodes();
       this.replicas = destination.replicasWritten();
-      this.open = new int[datanodes];
+      this.placement = LeastUsedDatanodes.over(datanodes, new SplittableRandom(SEED));
       double link = destination.internal().bytesPerSecond();
       double wan = destination.external().bytesPerSecond() * hosts.wanRatio();
       double spawnedWan = hosts.spawned().external().bytesPerSecond() * hosts.wanRatio();
@@ -233,60 +231,28 @@ final class ReplicaPipelines {
       /** Starts a new block on datanodes chosen as the copy chooses them. */
       void choose() {
         if (nodes != null) {
-          for (int node : nodes) {
-            open[node]--;
-          }
+          placement.close(nodes);
         }
-        int[] order = new int[datanodes];
-        for (int node = 0; node < datanodes; node++) {
-          order[node] = node;
-        }
-        int first = 0;
+        boolean onDatanode = writer < datanodes;
+        nodes = placement.open(node -> onDatanode && node == writer, replicas);
         List<Integer> crossed = new ArrayList<>();
-        if (writer < datanodes) {
+        if (onDatanode) {
           // The first replica is the writer's own datanode; its bytes come in from the WAN.
-          swap(order, 0, writer);
-          first = 1;
           crossed.add(datanodeWan(writer));
           crossed.add(linkIn(writer));
-        }
-        for (int slot = first; slot < replicas; slot++) {
-          int least = slot;
-          int ties = 1;
-          for (int candidate = slot + 1; candidate < datanodes; candidate++) {
-            if (open[order[candidate]] < open[order[least]]) {
-              least = candidate;
-              ties = 1;
-            } else if (open[order[candidate]] == open[order[least]]
-                && random.nextInt(++ties) == 0) {
-              least = candidate;
-            }
-          }
-          swap(order, slot, least);
-        }
-        nodes = Arrays.copyOf(order, replicas);
-        for (int node : nodes) {
-          open[node]++;
-        }
-        if (writer >= datanodes) {
+        } else {
           int pair = writer - datanodes;
           crossed.add(spawnedWan(pair));
           crossed.add(spawnedLinkOut(pair));
-          crossed.add(linkIn(order[0]));
+          crossed.add(linkIn(nodes[0]));
         }
-        for (int hop = 1; hop < replicas; hop++) {
-          crossed.add(linkOut(order[hop - 1]));
-          crossed.add(linkIn(order[hop]));
+        for (int hop = 1; hop < nodes.length; hop++) {
+          crossed.add(linkOut(nodes[hop - 1]));
+          crossed.add(linkIn(nodes[hop]));
         }
         links = crossed.stream().mapToInt(Integer::intValue).toArray();
         left = 1;
       }
-    }
-
-    private static void swap(int[] values, int one, int other) {
-      int kept = values[one];
-      values[one] = values[other];
-      values[other] = kept;
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.relaycp.transfer;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.fs.DatanodeAddress;
+import dev.relaycp.fs.LeastUsedDatanodes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.SplittableRandom;
 
 /**
  * Chooses the destination datanodes of each chunk's write pipeline so that the pipelines a copy
- * keeps open spread evenly over them.
+ * keeps open spread evenly over them, by {@link LeastUsedDatanodes}'s rule.
  *
  * <p>HDFS puts a block's first replica on the writer's own datanode and draws the others at
  * random. A copy keeps only a dozen or so pipelines open, so over a few datanodes some links then
@@ -28,17 +29,16 @@ import java.util.SplittableRandom;
 final class FavoredDatanodes {
   private final List<DatanodeAddress> transferAddresses;
   private final List<String> hosts;
-  private final int[] pipelines;
+  private final LeastUsedDatanodes pipelines;
   private final Map<Integer, int[]> chosen = new HashMap<>();
-  private final SplittableRandom random;
 
   private FavoredDatanodes(List<DatanodeAddress> transferAddresses, long seed) {
     this.transferAddresses = transferAddresses;
     this.hosts = transferAddresses.stream()
         .map(address -> HostAddresses.normalize(address.host()))
         .toList();
-    this.pipelines = new int[transferAddresses.size()];
-    this.random = new SplittableRandom(seed);
+    this.pipelines = LeastUsedDatanodes.over(transferAddresses.size(),
+        new SplittableRandom(seed));
   }
 
   /** Over the datanodes at {@code transferAddresses}, breaking ties from {@code seed}. */
@@ -62,22 +62,9 @@ final class FavoredDatanodes {
       throw new IllegalArgumentException("replication must be 1 or more, got " + replication);
     }
     close(chunkId);
-    int replicas = Math.min(replication, pipelines.length);
-    boolean[] taken = new boolean[pipelines.length];
-    int[] nodes = new int[replicas];
-    int first = 0;
-    int local = leastUsed(taken, writerAddress);
-    if (local >= 0) {
-      nodes[first++] = local;
-      taken[local] = true;
-    }
-    for (int slot = first; slot < replicas; slot++) {
-      nodes[slot] = leastUsed(taken, null);
-      taken[nodes[slot]] = true;
-    }
-    List<DatanodeAddress> favored = new ArrayList<>(replicas);
+    int[] nodes = pipelines.open(node -> hosts.get(node).equals(writerAddress), replication);
+    List<DatanodeAddress> favored = new ArrayList<>(nodes.length);
     for (int node : nodes) {
-      pipelines[node]++;
       favored.add(transferAddresses.get(node));
     }
     chosen.put(chunkId, nodes);
@@ -88,35 +75,12 @@ final class FavoredDatanodes {
   synchronized void close(int chunkId) {
     int[] nodes = chosen.remove(chunkId);
     if (nodes != null) {
-      for (int node : nodes) {
-        pipelines[node]--;
-      }
+      pipelines.close(nodes);
     }
   }
 
   /** Open pipelines on each datanode, in the order of the transfer addresses. */
   synchronized int[] openPipelines() {
-    return pipelines.clone();
-  }
-
-  /**
-   * The least used datanode not yet taken, on host {@code host} if it is not null, ties at random;
-   * -1 if there is none.
-   */
-  private int leastUsed(boolean[] taken, String host) {
-    int best = -1;
-    int ties = 0;
-    for (int node = 0; node < pipelines.length; node++) {
-      if (taken[node] || (host != null && !hosts.get(node).equals(host))) {
-        continue;
-      }
-      if (best < 0 || pipelines[node] < pipelines[best]) {
-        best = node;
-        ties = 1;
-      } else if (pipelines[node] == pipelines[best] && random.nextInt(++ties) == 0) {
-        best = node;
-      }
-    }
-    return best;
+    return pipelines.openPipelines();
   }
 }
