@@ -2,14 +2,11 @@ package dev.relaycp.testkit;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
 /**
@@ -48,15 +45,8 @@ public final class EmbeddedClusters implements AutoCloseable {
 
   private static MiniDFSCluster cluster(Path directory, int datanodes, long blockSize)
       throws IOException {
-    Configuration configuration = new Configuration();
-    configuration.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, blockSize);
-    configuration.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
-    configuration.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, Math.min(2, datanodes));
-    configuration.setBoolean(DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY, true);
-    File base = directory.toFile();
-    return new MiniDFSCluster.Builder(configuration, base)
-        .numDataNodes(datanodes)
-        .build();
+    return EmbeddedHdfs.build(directory.toFile(), datanodes,
+        EmbeddedHdfs.smallBlocks(blockSize, Math.min(2, datanodes)));
   }
 
   public MiniDFSCluster source() {

@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.ContainerReport;
@@ -117,15 +116,10 @@ public final class EmbeddedSite implements AutoCloseable {
     List<String> classPath = List.of(Files.readString(Path.of(args[3])).split(File.pathSeparator));
     Path base = Path.of(args[4]);
     Path written = Path.of(args[5]);
-    Configuration hdfs = new Configuration();
-    hdfs.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, blockSize);
-    hdfs.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
-    hdfs.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
-    MiniDFSCluster dfs = new MiniDFSCluster.Builder(hdfs, base.resolve("dfs").toFile())
-        .numDataNodes(nodes).build();
+    MiniDFSCluster dfs = EmbeddedHdfs.build(base.resolve("dfs").toFile(), nodes,
+        EmbeddedHdfs.smallBlocks(blockSize, 1));
     MiniYARNCluster yarn = null;
     try {
-      dfs.waitActive();
       YarnConfiguration yarnConfiguration = new YarnConfiguration();
       yarnConfiguration.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY,
           dfs.getURI().toString());

@@ -7,11 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.relaycp.plan.DataRate;
 import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.plan.ThroughputHistoryFile;
-import java.io.File;
+import dev.relaycp.testkit.EmbeddedHdfs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.time.Instant;
@@ -21,9 +20,6 @@ import java.util.stream.StreamSupport;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,34 +29,23 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code relaycp plan SRC DST} against two real clusters: three source and two destination datanodes. */
 class PlanLiveTest {
   static final long BLOCK = 256 * 1024;
-  static Path base;
-  static MiniDFSCluster source;
-  static MiniDFSCluster destination;
+  static EmbeddedHdfs source;
+  static EmbeddedHdfs destination;
 
   @TempDir Path temporary;
 
   @BeforeAll
   static void startClusters() throws IOException {
-    base = Files.createTempDirectory("relaycp-plan-live-");
     // Replication 3 on three datanodes: every block is on every source datanode, so the
     // datanodes holding the source's blocks are all of them.
-    source = cluster(base.resolve("source").toFile(), 3, 3);
-    destination = cluster(base.resolve("destination").toFile(), 2, 2);
-    FileSystem fileSystem = source.getFileSystem();
+    source = EmbeddedHdfs.start("plan-live-source", 3, EmbeddedHdfs.smallBlocks(BLOCK, 3));
+    destination = EmbeddedHdfs.start("plan-live-destination", 2,
+        EmbeddedHdfs.smallBlocks(BLOCK, 2));
+    FileSystem fileSystem = source.fileSystem();
     write(fileSystem, "/data/big.bin", 5 * BLOCK + 10);
     write(fileSystem, "/data/small/a.bin", 1000);
     write(fileSystem, "/data/small/b.bin", 1000);
     write(fileSystem, "/data/empty.bin", 0);
-  }
-
-  private static MiniDFSCluster cluster(File directory, int datanodes, int replication)
-      throws IOException {
-    Configuration configuration = new Configuration();
-    configuration.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
-    configuration.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
-    configuration.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, replication);
-    configuration.setBoolean(DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY, true);
-    return new MiniDFSCluster.Builder(configuration, directory).numDataNodes(datanodes).build();
   }
 
   private static void write(FileSystem fileSystem, String path, long length) throws IOException {
@@ -72,13 +57,10 @@ class PlanLiveTest {
   @AfterAll
   static void stopClusters() {
     if (destination != null) {
-      destination.shutdown();
+      destination.close();
     }
     if (source != null) {
-      source.shutdown();
-    }
-    if (base != null) {
-      FileUtil.fullyDelete(base.toFile());
+      source.close();
     }
   }
 
@@ -100,8 +82,8 @@ class PlanLiveTest {
         .doAs((PrivilegedExceptionAction<Run>) () -> run(arguments));
   }
 
-  static String uri(MiniDFSCluster cluster, String path) {
-    return cluster.getURI() + path;
+  static String uri(EmbeddedHdfs cluster, String path) {
+    return cluster.uri(path).toString();
   }
 
   static List<String> notes(JsonNode plan) {

@@ -3,43 +3,37 @@ package dev.relaycp.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.File;
+import dev.relaycp.testkit.EmbeddedHdfs;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class FileSystemOpenerTest {
-  static MiniDFSCluster cluster;
+  static EmbeddedHdfs hdfs;
 
   @BeforeAll
   static void start() throws Exception {
-    File base = Files.createTempDirectory("opener-test").toFile();
-    Configuration configuration = new Configuration();
-    configuration.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
-    cluster = new MiniDFSCluster.Builder(configuration).numDataNodes(1).build();
-    cluster.waitActive();
+    hdfs = EmbeddedHdfs.start("opener-test", 1);
   }
 
   @AfterAll
   static void stop() {
-    if (cluster != null) {
-      cluster.shutdown(true);
+    if (hdfs != null) {
+      hdfs.close();
     }
   }
 
   @Test
   void checksumsAreCompositeEvenWhenTheClusterWasOpenedFirstInAnotherMode() throws Exception {
-    URI uri = cluster.getURI();
+    URI uri = hdfs.cluster().getURI();
     Configuration other = new Configuration();
     other.set(FileSystemOpener.CHECKSUM_COMBINE_MODE, "MD5MD5CRC");
     FileSystem first = FileSystem.get(uri, other);

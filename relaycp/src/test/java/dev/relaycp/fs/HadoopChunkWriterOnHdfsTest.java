@@ -2,22 +2,18 @@ package dev.relaycp.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.relaycp.testkit.EmbeddedHdfs;
 import java.io.ByteArrayInputStream;
-import java.io.File;
 import java.net.URI;
-import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSTestUtil;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,26 +22,20 @@ import org.junit.jupiter.api.Test;
 class HadoopChunkWriterOnHdfsTest {
   private static final int BLOCK = 1 << 20;
 
-  static File base;
-  static MiniDFSCluster cluster;
+  static EmbeddedHdfs hdfs;
   static FileSystem fileSystem;
 
   @BeforeAll
   static void start() throws Exception {
-    base = Files.createTempDirectory("chunk-writer-hdfs").toFile();
-    Configuration configuration = new Configuration();
-    configuration.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
-    cluster = new MiniDFSCluster.Builder(configuration).numDataNodes(4).build();
-    cluster.waitActive();
-    fileSystem = cluster.getFileSystem();
+    hdfs = EmbeddedHdfs.start("chunk-writer-hdfs", 4);
+    fileSystem = hdfs.fileSystem();
   }
 
   @AfterAll
   static void stop() {
-    if (cluster != null) {
-      cluster.shutdown(true);
+    if (hdfs != null) {
+      hdfs.close();
     }
-    FileUtil.fullyDelete(base);
   }
 
   @Test
@@ -54,7 +44,7 @@ class HadoopChunkWriterOnHdfsTest {
 
     assertThat(addresses).hasSize(4).doesNotHaveDuplicates();
     assertThat(ports(addresses.stream().map(DatanodeAddress::toString).toList()))
-        .isEqualTo(ports(cluster.getDataNodes().stream()
+        .isEqualTo(ports(hdfs.cluster().getDataNodes().stream()
             .map(datanode -> "dn:" + datanode.getXferPort()).toList()));
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import dev.relaycp.testkit.EmbeddedHdfs;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.nio.file.Files;
@@ -11,37 +12,34 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class RelayAnnouncementsTest {
-  static MiniDFSCluster cluster;
+  static EmbeddedHdfs hdfs;
   static File localBase;
 
   @BeforeAll
   static void start() throws Exception {
-    File base = Files.createTempDirectory("announcements-test").toFile();
-    localBase = new File(base, "local");
-    Configuration configuration = new Configuration();
-    configuration.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(base, "hdfs").getPath());
-    cluster = new MiniDFSCluster.Builder(configuration).numDataNodes(1).build();
-    cluster.waitActive();
+    localBase = Files.createTempDirectory("relaycp-announcements-local-").toFile();
+    hdfs = EmbeddedHdfs.start("announcements-test", 1);
   }
 
   @AfterAll
   static void stop() {
-    if (cluster != null) {
-      cluster.shutdown(true);
+    if (hdfs != null) {
+      hdfs.close();
     }
+    FileUtil.fullyDelete(localBase);
   }
 
   /** The file systems announcements are made in: HDFS, as under YARN, and a local one. */
   static Stream<FileSystem> fileSystems() throws Exception {
-    return Stream.of(cluster.getFileSystem(), FileSystem.getLocal(new Configuration()));
+    return Stream.of(hdfs.fileSystem(), FileSystem.getLocal(new Configuration()));
   }
 
   private static Path fresh(FileSystem fileSystem, String name) {

@@ -2,7 +2,7 @@ package dev.relaycp.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
+import dev.relaycp.testkit.EmbeddedHdfs;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
@@ -16,7 +16,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
 import org.junit.jupiter.api.AfterAll;
@@ -25,24 +24,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RelayJarCacheTest {
-  static MiniDFSCluster cluster;
+  static EmbeddedHdfs hdfs;
   static FileSystem fileSystem;
   @TempDir java.nio.file.Path local;
 
   @BeforeAll
   static void start() throws Exception {
-    File base = Files.createTempDirectory("jar-cache-test").toFile();
-    Configuration configuration = new Configuration();
-    configuration.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
-    cluster = new MiniDFSCluster.Builder(configuration).numDataNodes(1).build();
-    cluster.waitActive();
-    fileSystem = cluster.getFileSystem();
+    hdfs = EmbeddedHdfs.start("jar-cache-test", 1);
+    fileSystem = hdfs.fileSystem();
   }
 
   @AfterAll
   static void stop() {
-    if (cluster != null) {
-      cluster.shutdown(true);
+    if (hdfs != null) {
+      hdfs.close();
     }
   }
 
