@@ -5,6 +5,7 @@ import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.plan.AutoPairs;
 import dev.relaycp.plan.ObservedRates;
+import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.provision.spawn.SpawnedRelays;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.CopyDriver;
@@ -24,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -84,45 +86,44 @@ public final class CopyCommand implements Callable<Integer> {
     login.apply(configuration);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Optional<AutoPairs> auto = pairsOptions.choose(settings, configuration,
-        history.read(configuration),
-        spawnOptions.spawning()
-            ? Optional.of(spawnOptions.planned(configuration, relayOptions.given()))
-            : Optional.empty());
-    auto.ifPresent(choice -> {
-      if (!json) {
-        err.printf(Locale.ROOT, "relaycp: --pairs auto: starting %d %s relay pair(s): %s%n",
-            choice.pairs(), spawnOptions.spawning() ? "spawned" : "local",
-            choice.plan().reason());
-        err.flush();
-      }
-    });
+    ThroughputHistory observed = history.read(configuration);
+    Optional<AutoPairs.Spawning> spawning = spawnOptions.spawning()
+        ? Optional.of(spawnOptions.planned(configuration, relayOptions.given()))
+        : Optional.empty();
     try (RelayOptions.TemporarySecret secret = relayOptions.secret(err);
-        CopyProgress progress = CopyProgress.start(!noProgress && !json);
-        RelaysForListing relays = relaysFor(configuration, settings, secret, auto)) {
-      CopyReport result = new CopyDriver(FileSystemOpener.of(configuration))
-          .copy(settings, relays, secret.secret(), progress);
-      progress.close();
-      if (history.recording(configuration)) {
-        ObservedRates.record(history.file(configuration), ObservedRates.ofCopy(result.routeResults()),
-            err);
+        CopyProgress progress = CopyProgress.start(!noProgress && !json)) {
+      Optional<PairsChoice> auto = pairsOptions.choice(settings, configuration, observed,
+          spawning, choice -> {
+            if (!json) {
+              progress.printAbove(err, "relaycp: --pairs auto: "
+                  + (spawning.isPresent() ? "spawned" : "local") + " relays, " + choice);
+            }
+          });
+      try (RelaysForListing relays = relaysFor(configuration, settings, secret, auto)) {
+        CopyReport result = new CopyDriver(FileSystemOpener.of(configuration))
+            .copy(settings, relays, secret.secret(), progress);
+        progress.close();
+        if (history.recording(configuration)) {
+          ObservedRates.record(history.file(configuration),
+              ObservedRates.ofCopy(result.routeResults()), err);
+        }
+        Map<String, Object> summary = CopySummary.of(result);
+        auto.flatMap(PairsChoice::summary).ifPresent(plan -> summary.put("plan", plan));
+        if (spawned != null) {
+          summary.putAll(SpawnOptions.summary(spawned, result.bytes(), configuration,
+              auto.flatMap(PairsChoice::plan).map(choice -> choice.plan().chosen().dollars())));
+        }
+        if (report != null) {
+          Files.writeString(report, CopySummary.jsonMapper().writeValueAsString(summary));
+        }
+        out.println(json ? CopySummary.jsonMapper().writeValueAsString(summary)
+            : CopySummary.line(result));
+        if (!json) {
+          syncOptions.report(result.sync(), out, err);
+        }
+        out.flush();
+        return ExitCodes.OK;
       }
-      Map<String, Object> summary = CopySummary.of(result);
-      auto.ifPresent(choice -> summary.put("plan", PairsOptions.summary(choice)));
-      if (spawned != null) {
-        summary.putAll(SpawnOptions.summary(spawned, result.bytes(),
-            configuration, auto.map(choice -> choice.plan().chosen().dollars())));
-      }
-      if (report != null) {
-        Files.writeString(report, CopySummary.jsonMapper().writeValueAsString(summary));
-      }
-      out.println(json ? CopySummary.jsonMapper().writeValueAsString(summary)
-          : CopySummary.line(result));
-      if (!json) {
-        syncOptions.report(result.sync(), out, err);
-      }
-      out.flush();
-      return ExitCodes.OK;
     }
   }
 
@@ -166,38 +167,51 @@ public final class CopyCommand implements Callable<Integer> {
   /**
    * The relays of this copy, started once the listing is known (YARN's applications begin
    * before it): the datanode relays (or local ones), with spawned pairs joining them when
-   * asked for.
+   * asked for. With --pairs auto, how many pairs is chosen from the listing.
    */
   private RelaysForListing relaysFor(Configuration configuration,
-      CopySettings settings, RelayOptions.TemporarySecret secret, Optional<AutoPairs> auto) {
+      CopySettings settings, RelayOptions.TemporarySecret secret, Optional<PairsChoice> auto) {
     String application = "relaycp " + source + " -> " + destination;
+    Optional<ToIntFunction<SourceTree>> givenLocalPairs = relayOptions.localRelays == null
+        ? Optional.empty() : Optional.of(tree -> relayOptions.localRelays);
     if (!spawnOptions.spawning()) {
-      int localPairs = relayOptions.localRelays != null ? relayOptions.localRelays
-          : auto.map(AutoPairs::pairs).orElseGet(pairsOptions::fixed);
+      Optional<ToIntFunction<SourceTree>> localPairs = givenLocalPairs;
+      if (localPairs.isEmpty() && auto.isPresent()) {
+        localPairs = Optional.of(auto.get()::pairs);
+      } else if (localPairs.isEmpty() && pairsOptions.fixed() > 0) {
+        localPairs = Optional.of(tree -> pairsOptions.fixed());
+      }
       return relayOptions.relaysFor(configuration, hadoop.properties, application, localPairs,
           secret);
     }
-    int spawnPairs = auto.map(AutoPairs::pairs).orElseGet(() -> spawnOptions.spawn);
     Optional<RelaysForListing> base = relayOptions.given()
         ? Optional.of(relayOptions.relaysFor(configuration, hadoop.properties, application,
-            relayOptions.localRelays == null ? 0 : relayOptions.localRelays, secret))
+            givenLocalPairs, secret))
         : Optional.empty();
-    if (spawnPairs == 0 && base.isPresent()) {
-      return base.get();
-    }
-    Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter = spawnOptions.starter(
-        spawnPairs, configuration, settings.source(), settings.destination(), secret.secret(),
-        secret.file(), auto.map(choice -> choice.plan().pretest().pays()).orElse(false));
     if (base.isEmpty()) {
-      return RelaysForListing.of(tree -> spawn(starter, tree, Optional.empty()));
+      return RelaysForListing.of(
+          tree -> withSpawned(tree, Optional.empty(), configuration, settings, secret, auto));
     }
-    return base.get().around(
-        datanodeRelays -> tree -> spawn(starter, tree, Optional.of(datanodeRelays)));
+    return base.get().around(datanodeRelays -> tree -> withSpawned(tree,
+        Optional.of(datanodeRelays), configuration, settings, secret, auto));
   }
 
-  /** Starts the spawned pairs for {@code tree}, beside the datanode relays if there are any. */
-  private SpawnedRelays spawn(Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter,
-      SourceTree tree, Optional<Function<SourceTree, RouteSource>> datanodeRelays) {
+  /**
+   * The relays for {@code tree}: the spawned pairs (as many as --pairs auto chooses for it, else
+   * --spawn's), beside the datanode relays if there are any; those alone when no pair is to be
+   * spawned.
+   */
+  private RouteSource withSpawned(SourceTree tree,
+      Optional<Function<SourceTree, RouteSource>> datanodeRelays, Configuration configuration,
+      CopySettings settings, RelayOptions.TemporarySecret secret, Optional<PairsChoice> auto) {
+    int pairs = auto.map(choice -> choice.pairs(tree)).orElseGet(() -> spawnOptions.spawn);
+    if (pairs == 0 && datanodeRelays.isPresent()) {
+      return datanodeRelays.get().apply(tree);
+    }
+    Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter = spawnOptions.starter(
+        pairs, configuration, settings.source(), settings.destination(), secret.secret(),
+        secret.file(), auto.flatMap(PairsChoice::plan)
+            .map(choice -> choice.plan().pretest().pays()).orElse(false));
     spawned = starter.apply(() -> datanodeRelays.map(relays -> relays.apply(tree)));
     return spawned;
   }

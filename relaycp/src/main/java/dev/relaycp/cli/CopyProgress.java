@@ -1,6 +1,7 @@
 package dev.relaycp.cli;
 
 import dev.relaycp.transfer.TransferProgress;
+import java.io.PrintWriter;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -43,6 +44,23 @@ public final class CopyProgress implements TransferProgress.Listener, AutoClosea
       bar.setExtraMessage(" " + progress.phase() + ", routes " + progress.routesActive()
           + (progress.routesStalled() > 0 ? " (" + progress.routesStalled() + " stalled)" : "")
           + (progress.chunksResent() > 0 ? ", re-sent " + progress.chunksResent() : ""));
+    }
+  }
+
+  /**
+   * Prints {@code line} on {@code err}: on a line of its own above the bar while one is drawn
+   * (the bar redraws below it at its next tick), else as it is.
+   */
+  public void printAbove(PrintWriter err, String line) {
+    if (bar == null) {
+      err.println(line);
+      err.flush();
+      return;
+    }
+    synchronized (bar) {
+      // Back to the bar's line, which the line overwrites, erased to its end (ANSI EL).
+      System.err.print("\r" + line + "\u001b[K" + System.lineSeparator());
+      System.err.flush();
     }
   }
 

@@ -8,10 +8,9 @@ import dev.relaycp.plan.AutoPairs;
 import dev.relaycp.plan.Constraints;
 import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.transfer.CopySettings;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -61,31 +60,27 @@ public final class PairsOptions {
     RelayKeys.COPY_MAX_AUTO_PAIRS.from(configuration);
   }
 
-  /** With --pairs auto, the planner's choice; for spawned pairs when {@code spawning}. */
-  Optional<AutoPairs> choose(CopySettings settings, Configuration configuration,
-      ThroughputHistory history, Optional<AutoPairs.Spawning> spawning) {
+  /**
+   * With --pairs auto, the planner's choice, made when the copy has listed its source; for
+   * spawned pairs when {@code spawning}. {@code announce} hears what was chosen.
+   */
+  Optional<PairsChoice> choice(CopySettings settings, Configuration configuration,
+      ThroughputHistory history, Optional<AutoPairs.Spawning> spawning,
+      Consumer<String> announce) {
     if (!auto()) {
       return Optional.empty();
     }
     Constraints constraints = objective.constraints(Constraints.DEFAULT_KNEE_FRACTION,
         Constraints.DEFAULT_EXTERNAL_SPREAD);
-    return Optional.of(AutoPairs.choose(FileSystemOpener.of(configuration),
-        new AutoPairs.Request(settings.source(), settings.destination(),
-            datanodes.source(), datanodes.destination(), history, constraints,
-            RelayKeys.COPY_MAX_AUTO_PAIRS.intFrom(configuration),
-            settings.blocksPerChunk(), RelayKeys.PARALLEL_STREAMS.intFrom(configuration),
-            spawning, settings.compress()
-                ? OptionalInt.of(RelayKeys.DATA_FRAME_BYTES.intFrom(configuration))
-                : OptionalInt.empty())));
-  }
-
-  /** The JSON summary's {@code plan}. */
-  static Map<String, Object> summary(AutoPairs choice) {
-    Map<String, Object> plan = new LinkedHashMap<>();
-    plan.put("pairs", choice.pairs());
-    plan.put("predictedSeconds", choice.plan().chosen().seconds());
-    plan.put("reason", choice.plan().reason());
-    plan.put("notes", choice.notes());
-    return plan;
+    AutoPairs.Request request = new AutoPairs.Request(settings.source(), settings.destination(),
+        datanodes.source(), datanodes.destination(), history, constraints,
+        RelayKeys.COPY_MAX_AUTO_PAIRS.intFrom(configuration),
+        settings.blocksPerChunk(), RelayKeys.PARALLEL_STREAMS.intFrom(configuration),
+        spawning, settings.compress()
+            ? OptionalInt.of(RelayKeys.DATA_FRAME_BYTES.intFrom(configuration))
+            : OptionalInt.empty());
+    FileSystemOpener opener = FileSystemOpener.of(configuration);
+    return Optional.of(PairsChoice.of(tree -> AutoPairs.choose(opener, request, tree),
+        AutoPairs.fewestPairs(spawning), announce));
   }
 }

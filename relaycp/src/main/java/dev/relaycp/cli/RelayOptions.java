@@ -18,7 +18,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Option;
 
@@ -154,12 +156,12 @@ public final class RelayOptions {
 
   /**
    * The datanode relays for the listing: YARN containers named {@code applicationName} (with
-   * running relays beside them), {@code localPairs} local pairs when above 0, else the
-   * running relays.
+   * running relays beside them), else local pairs when {@code localPairs} gives their number
+   * for the listing, else the running relays.
    */
   RelaysForListing relaysFor(Configuration configuration,
-      Map<String, String> properties, String applicationName, int localPairs,
-      TemporarySecret secret) {
+      Map<String, String> properties, String applicationName,
+      Optional<ToIntFunction<SourceTree>> localPairs, TemporarySecret secret) {
     if (yarn()) {
       Configuration source = siteConfiguration(configuration, sourceConf);
       Configuration destination = siteConfiguration(configuration, destinationConf);
@@ -174,9 +176,9 @@ public final class RelayOptions {
         return readers.isEmpty() ? started : started.with(StaticRelays.of(readers, writers));
       }, starting::close);
     }
-    if (localPairs > 0) {
-      return RelaysForListing.of(
-          tree -> LocalRelayProcesses.start(localPairs, secret.file(), properties, List.of()));
+    if (localPairs.isPresent()) {
+      return RelaysForListing.of(tree -> LocalRelayProcesses.start(
+          localPairs.get().applyAsInt(tree), secret.file(), properties, List.of()));
     }
     StaticRelays running = StaticRelays.of(running(relays), running(destinationRelays));
     return RelaysForListing.of(tree -> running);

@@ -6,6 +6,7 @@ import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.plan.ThroughputHistory.Direction;
 import dev.relaycp.transfer.ClusterSurvey;
 import dev.relaycp.transfer.CompressionSample;
+import dev.relaycp.transfer.SourceTree;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,15 +76,33 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
     }
   }
 
-  public static AutoPairs choose(FileSystemOpener opener, Request request) {
+  /**
+   * The fewest pairs a copy may start: none when spawned pairs join the datanode relays (which
+   * copy on their own), else one, as a copy needs a route.
+   */
+  public static int fewestPairs(Optional<Spawning> spawning) {
+    requireNonNull(spawning, "spawning is null");
+    return spawning.map(Spawning::besideDatanodeRelays).orElse(false) ? 0 : 1;
+  }
+
+  /**
+   * The pairs to start for the copy of {@code tree}, the source as the copy listed it: the
+   * files it will send.
+   */
+  public static AutoPairs choose(FileSystemOpener opener, Request request, SourceTree tree) {
     requireNonNull(opener, "opener is null");
     requireNonNull(request, "request is null");
-    ClusterSurvey survey = ClusterSurvey.of(opener, request.source(), request.destination(),
-        request.sourceDatanodes(), request.destinationDatanodes());
+    requireNonNull(tree, "tree is null");
+    ClusterSurvey survey = ClusterSurvey.ofListed(opener, tree, request.source(),
+        request.destination(), request.sourceDatanodes(), request.destinationDatanodes());
     LiveInputs live = LiveInputs.of(survey, request.history(),
         new LiveInputs.RateFlag("relaycp plan --external", Site.DEFAULT_NODE_EXTERNAL, false),
         new LiveInputs.RateFlag("relaycp plan --internal", Site.DEFAULT_NODE_INTERNAL, false));
-    List<String> notes = new ArrayList<>(live.notes());
+    List<String> notes = new ArrayList<>();
+    notes.add(String.format(Locale.ROOT, "work: %d file(s), %d bytes, the copy's to send (not"
+        + " those --update finds equal or an earlier run committed)", tree.files().size(),
+        tree.totalBytes()));
+    notes.addAll(live.notes());
     Optional<DataRate> measuredHere =
         LiveInputs.measured(List.of(LOOPBACK), Direction.EXTERNAL, request.history());
     DataRate relayRate = measuredHere.orElse(live.source().external());
@@ -127,9 +146,7 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
           + spawned.source());
       input = new PlanInput(input.workload(), input.source(), input.destination(), spawned,
           input.pricing(), input.relaycp(), input.distcp(), input.thesis());
-      // Spawned pairs join the datanode relays, which copy on their own at p = 0; without
-      // them at least one pair is needed.
-      int fewest = spawning.besideDatanodeRelays() ? 0 : 1;
+      int fewest = fewestPairs(request.spawning());
       Plan plan = Planner.plan(input, Planner.model("relaycp"), fewest, request.maximumPairs(),
           request.constraints());
       return new AutoPairs(Math.max(fewest, plan.chosen().pairs()), plan.withNotes(notes),

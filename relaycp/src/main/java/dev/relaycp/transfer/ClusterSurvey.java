@@ -66,8 +66,26 @@ public record ClusterSurvey(SourceTree tree, Site source, Site destination) {
     requireNonNull(sourceDatanodes, "sourceDatanodes is null");
     requireNonNull(destinationDatanodes, "destinationDatanodes is null");
     FileSystem source = opener.open(sourceUri);
-    FileSystem destination = opener.open(destinationUri);
     SourceTree tree = SourceLister.list(source, source.makeQualified(new Path(sourceUri)));
+    return ofListed(opener, tree, sourceUri, destinationUri, sourceDatanodes,
+        destinationDatanodes);
+  }
+
+  /**
+   * As {@link #of}, for a source a copy has listed already: {@code tree}, what it will copy
+   * (after --update's skipped files and those an earlier run committed), so that the plan is
+   * of the same files, and the NameNode lists them once.
+   */
+  public static ClusterSurvey ofListed(FileSystemOpener opener, SourceTree tree, URI sourceUri,
+      URI destinationUri, OptionalInt sourceDatanodes, OptionalInt destinationDatanodes) {
+    requireNonNull(opener, "opener is null");
+    requireNonNull(tree, "tree is null");
+    requireNonNull(sourceUri, "sourceUri is null");
+    requireNonNull(destinationUri, "destinationUri is null");
+    requireNonNull(sourceDatanodes, "sourceDatanodes is null");
+    requireNonNull(destinationDatanodes, "destinationDatanodes is null");
+    FileSystem source = opener.open(sourceUri);
+    FileSystem destination = opener.open(destinationUri);
     Path destinationPath = destination.makeQualified(new Path(destinationUri));
     int replication = Math.max(1, destination.getDefaultReplication(destinationPath));
     return new ClusterSurvey(tree,

@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,8 +53,12 @@ class CopyHistoryTest {
   }
 
   static Run copy(String target, String... more) {
+    return copyFrom("/data", target, more);
+  }
+
+  static Run copyFrom(String source, String target, String... more) {
     List<String> arguments = new ArrayList<>(List.of("copy",
-        clusters.sourceUri("/data").toString(), clusters.destinationUri(target).toString(),
+        clusters.sourceUri(source).toString(), clusters.destinationUri(target).toString(),
         "--no-progress", "--json"));
     arguments.addAll(List.of(more));
     StringWriter out = new StringWriter();
@@ -96,6 +102,38 @@ class CopyHistoryTest {
         .contains("measured (throughput history of 127.0.0.1)");
     assertThat(ThroughputHistoryFile.load(history).estimate("node/127.0.0.1/external")
         .orElseThrow().samples()).isEqualTo(2);
+  }
+
+  @Test
+  void pairsAutoPlansWhatTheCopySendsAndWithNothingToSendStartsOnePair() throws Exception {
+    FileSystem source = FileSystemOpener.of(new Configuration()).open(clusters.sourceUri("/"));
+    DemoDataset.write(source, new org.apache.hadoop.fs.Path("/changing"), BLOCK, 3, 2, 11);
+    Run first = copyFrom("/changing", "/changing-copy", "--pairs", "1", "--no-history");
+    assertThat(first.exitCode()).as(first.err()).isZero();
+
+    // Nothing differs: the planner has nothing to weigh, and the copy starts one local pair.
+    Run equal = copyFrom("/changing", "/changing-copy", "--pairs", "auto", "--update",
+        "--no-history");
+    assertThat(equal.exitCode()).as(equal.err()).isZero();
+    JsonNode plan = equal.json().get("plan");
+    assertThat(plan.get("pairs").asInt()).isEqualTo(1);
+    assertThat(plan.get("reason").asText()).contains("nothing to send");
+    assertThat(plan.get("notes")).isEmpty();
+    assertThat(equal.json().get("files").asInt()).isZero();
+    ReportSchema.assertFollows(equal.json());
+
+    // One file is added: the plan is of that file alone, not of the whole tree.
+    try (FSDataOutputStream out =
+        source.create(new org.apache.hadoop.fs.Path("/changing/added.bin"))) {
+      out.write(new byte[5000]);
+    }
+    Run changed = copyFrom("/changing", "/changing-copy", "--pairs", "auto", "--update",
+        "--no-history");
+    assertThat(changed.exitCode()).as(changed.err()).isZero();
+    assertThat(changed.json().get("files").asInt()).isEqualTo(1);
+    assertThat(changed.json().get("plan").get("notes").get(0).asText())
+        .startsWith("work: 1 file(s), 5000 bytes, the copy's to send");
+    assertThat(changed.json().get("verified").asBoolean()).isTrue();
   }
 
   @Test
