@@ -48,8 +48,8 @@ public final class CopyProgress implements TransferProgress.Listener, AutoClosea
   }
 
   /**
-   * Prints {@code line} on {@code err}: on a line of its own above the bar while one is drawn
-   * (the bar redraws below it at its next tick), else as it is.
+   * Prints {@code line}: while a bar is drawn, on the bar's stream (standard error), on a line
+   * of its own above the bar, which redraws below it at its next tick; else on {@code err}.
    */
   public void printAbove(PrintWriter err, String line) {
     if (bar == null) {

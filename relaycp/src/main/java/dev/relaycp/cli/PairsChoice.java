@@ -36,8 +36,9 @@ final class PairsChoice {
   }
 
   /**
-   * A choice by {@code planner}, of at least {@code fewest} pairs; {@code announce} hears one
-   * line saying what was chosen and why.
+   * A choice by {@code planner}, which chooses at least {@code fewest} pairs, the number started
+   * when there is nothing to plan; {@code announce} hears one line saying what was chosen and
+   * why.
    */
   static PairsChoice of(Function<SourceTree, AutoPairs> planner, int fewest,
       Consumer<String> announce) {
@@ -59,7 +60,7 @@ final class PairsChoice {
             "nothing to send, so nothing to plan: starting %d pair(s)", fewest));
       } else {
         AutoPairs plan = planner.apply(tree);
-        chosen = new Chosen(Math.max(fewest, plan.pairs()), Optional.of(plan));
+        chosen = new Chosen(plan.pairs(), Optional.of(plan));
         announce.accept(String.format(Locale.ROOT, "starting %d pair(s): %s", chosen.pairs(),
             plan.plan().reason()));
       }
