@@ -362,7 +362,8 @@ class SpawnedRelaysCopyTest {
     // stays if nothing was staged yet).
     FileSystem destination = clusters.destination().getFileSystem();
     assertThat(destination.listStatus(new org.apache.hadoop.fs.Path("/sigterm")))
-        .as("staging left at the destination, not kept for a resume")
+        .as("staging left at the destination, not kept for a resume; the driver said:%n%s",
+            Files.readString(temporary.resolve("driver.err")))
         .filteredOn(status -> status.getPath().getName().startsWith(".relaycp-staging-"))
         .allMatch(status -> exists(destination,
             new org.apache.hadoop.fs.Path(status.getPath(), "stopped")));
