@@ -290,9 +290,12 @@ class SpawnedRelaysCopyTest {
   @Test
   void spawnedRelaysStopThemselvesOnceTheirDriverIsKilled() throws Exception {
     Path pids = Files.createDirectory(temporary.resolve("pids"));
+    // The killed driver cannot remove its secret file: it goes to this test's folder.
+    Path temporaryFiles = Files.createDirectory(temporary.resolve("tmp"));
     List<String> command = new ArrayList<>(List.of(
         Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-cp", System.getProperty("java.class.path"), "dev.relaycp.cli.Main"));
+        "-Djava.io.tmpdir=" + temporaryFiles, "-cp", System.getProperty("java.class.path"),
+        "dev.relaycp.cli.Main"));
     command.addAll(copy("/data", "/killed", "--local-relays", "1",
         "-D", "relaycp.relay.bytes-per-second-limit=256k",
         "-D", "relaycp.relay.driver-timeout-seconds=3",

@@ -43,6 +43,8 @@ class SyncAgainstDistCpTest {
   static FileSystem source;
   static FileSystem destination;
   @TempDir java.nio.file.Path temporary;
+  /** DistCp's local job runner keeps its staging and local folders here, not in /tmp. */
+  @TempDir static java.nio.file.Path jobFolders;
 
   @BeforeAll
   static void startClusters() throws IOException {
@@ -316,6 +318,7 @@ class SyncAgainstDistCpTest {
     options.accept(builder);
     Configuration job = new Configuration();
     job.set("mapreduce.framework.name", "local");
+    job.set("hadoop.tmp.dir", jobFolders.toString());
     job.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
     new DistCp(job, builder.build()).execute();
   }

@@ -260,11 +260,17 @@ class YarnRelaysIT {
     awaitNoRelayContainers(30);
   }
 
-  /** The driver as a user starts it, in a JVM of its own, logging to {@code log}. */
-  private static Process startDriver(String target, long driverTimeoutSeconds, File log)
+  /**
+   * The driver as a user starts it, in a JVM of its own, logging to {@code log}. Its temporary
+   * files (the secret, the relay jar) go to this test's folder: a driver killed with SIGKILL
+   * cannot remove them.
+   */
+  private Process startDriver(String target, long driverTimeoutSeconds, File log)
       throws IOException {
+    Path temporaryFiles = Files.createDirectories(temporary.resolve("driver-tmp"));
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Djava.io.tmpdir=" + temporaryFiles,
         "-cp", System.getProperty("java.class.path"), "dev.relaycp.cli.Main"));
     command.addAll(copyArguments("/big", target));
     command.addAll(List.of(
