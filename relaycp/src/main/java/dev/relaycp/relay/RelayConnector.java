@@ -109,12 +109,9 @@ public final class RelayConnector {
       long waitSeconds, long retryMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSeconds);
     while (true) {
-      CompletableFuture<RelayConnection> attempt =
-          connect(address, listener, WAITING_CONNECT_TIMEOUT_MILLIS);
+      Attempt attempt = attempt(address, listener, WAITING_CONNECT_TIMEOUT_MILLIS);
       try {
-        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        return attempt.get(Math.min(HANDSHAKE_TIMEOUT_MILLIS,
-            Math.max(left, WAITING_CONNECT_TIMEOUT_MILLIS)), TimeUnit.MILLISECONDS);
+        return attempt.await(deadline);
       } catch (ExecutionException e) {
         RelayCpException failure = e.getCause() instanceof RelayCpException relay
             ? relay
@@ -124,7 +121,7 @@ public final class RelayConnector {
         }
       } catch (TimeoutException e) {
         // Closes the attempt's connection, which never reaches the listener.
-        attempt.cancel(false);
+        attempt.result().cancel(false);
         if (System.nanoTime() > deadline) {
           throw RelayConnection.unreachable(address, new TimeoutException("no answer to the"
               + " handshake within the " + waitSeconds + " s wait"));
@@ -141,11 +138,48 @@ public final class RelayConnector {
    */
   public CompletableFuture<RelayConnection> connect(
       RelayAddress address, RelayConnection.Listener listener) {
-    return connect(address, listener, CONNECT_TIMEOUT_MILLIS);
+    return attempt(address, listener, CONNECT_TIMEOUT_MILLIS).result();
   }
 
-  private CompletableFuture<RelayConnection> connect(
+  /**
+   * One attempt of {@link #connectWaiting}: its TCP connection and the connection handed out
+   * once the relay has accepted the proof.
+   */
+  private record Attempt(ChannelFuture connecting, CompletableFuture<RelayConnection> result,
+      long startedNanos) {
+    /**
+     * The relay's connection. Until TCP has connected it is awaited no later than the wait's
+     * {@code deadline} (but for at least one connect timeout). Once the relay has taken the
+     * connection it is up, only busy (a fresh JVM's first handshakes on busy cores take
+     * seconds), so its handshake is awaited for the attempt's whole handshake timeout,
+     * however little of the wait is left: a short wait (a reader's for a writer it reached
+     * before) says how long to look for a relay that may be gone, not how long a relay that
+     * answered may take. A relay that took the connection and then sends nothing is cut off
+     * by the silence timeout, as on any connection.
+     */
+    RelayConnection await(long deadline)
+        throws ExecutionException, TimeoutException, InterruptedException {
+      long handshakeDeadline =
+          startedNanos + TimeUnit.MILLISECONDS.toNanos(HANDSHAKE_TIMEOUT_MILLIS);
+      long now = System.nanoTime();
+      long untilWaitEnds = Math.max(deadline - now,
+          TimeUnit.MILLISECONDS.toNanos(WAITING_CONNECT_TIMEOUT_MILLIS));
+      try {
+        return result.get(
+            Math.min(untilWaitEnds, handshakeDeadline - now), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        long handshakeLeft = handshakeDeadline - System.nanoTime();
+        if (!connecting.isSuccess() || handshakeLeft <= 0) {
+          throw e;
+        }
+        return result.get(handshakeLeft, TimeUnit.NANOSECONDS);
+      }
+    }
+  }
+
+  private Attempt attempt(
       RelayAddress address, RelayConnection.Listener listener, int connectTimeoutMillis) {
+    long started = System.nanoTime();
     requireNonNull(address, "address is null");
     CompletableFuture<Void> authenticated = new CompletableFuture<>();
     RelayConnection.DeliveryHandler delivery = new RelayConnection.DeliveryHandler(listener);
@@ -197,6 +231,6 @@ public final class RelayConnector {
         result.complete(connection);
       }
     });
-    return result;
+    return new Attempt(connecting, result, started);
   }
 }

@@ -67,6 +67,52 @@ class RelayConnectorTest {
     }
   }
 
+  /**
+   * A relay that has taken the connection is up, only slow to answer (a fresh JVM's first
+   * handshakes on busy cores): a short wait, such as a reader's for a writer it reached before,
+   * does not give up on it half-way through the handshake. Here the relay's answer comes 3 s
+   * after the connection, through a proxy that holds every byte until then, and the wait is 1 s.
+   */
+  @Test
+  void aRelayThatTookTheConnectionIsWaitedForPastAShortWait() throws Exception {
+    try (RelayServer relay =
+            RelayServer.start(RelaySettings.of("127.0.0.1", 0, secret, new Configuration()));
+        RecordingProxy proxy = new RecordingProxy(relay.localAddress().getPort(), 3_000)) {
+      long started = System.nanoTime();
+      RelayConnection connection = RelayConnector.of(loop, secret).connectWaiting(
+          RelayAddress.of("127.0.0.1", proxy.port()), ignoring(), 1, 100);
+      double seconds = (System.nanoTime() - started) / 1e9;
+
+      assertThat(connection.isOpen()).isTrue();
+      assertThat(seconds).as("seconds until the late relay was reached")
+          .isGreaterThanOrEqualTo(3.0);
+      connection.close();
+    }
+  }
+
+  /**
+   * A listener that takes the connection (the kernel completes it) and never answers, like a
+   * stopped relay, is given up once it has been silent for the silence timeout, not waited for
+   * the whole handshake timeout.
+   */
+  @Test
+  void aListenerThatTakesTheConnectionAndNeverAnswersIsGivenUpAtTheSilenceTimeout()
+      throws Exception {
+    try (ServerSocket mute = new ServerSocket(0, 16, InetAddress.getLoopbackAddress())) {
+      RelayConnector connector = RelayConnector.of(loop, secret).withSilenceTimeout(3_000);
+      RelayAddress address = RelayAddress.of("127.0.0.1", mute.getLocalPort());
+
+      long started = System.nanoTime();
+      assertThatThrownBy(() -> connector.connectWaiting(address, ignoring(), 1, 100))
+          .isInstanceOfSatisfying(RelayCpException.class,
+              e -> assertThat(e.code()).isEqualTo(ErrorCode.RELAY_UNREACHABLE));
+      double seconds = (System.nanoTime() - started) / 1e9;
+
+      assertThat(seconds).as("seconds until the mute listener was given up")
+          .isBetween(2.5, 20.0);
+    }
+  }
+
   @Test
   void connectionsRunInTlsByDefaultSoAPartyInTheMiddleSeesNoPathOrData() throws Exception {
     String captured = sendOrderThroughProxy(new Configuration(), true);
@@ -140,7 +186,10 @@ class RelayConnectorTest {
     }
   }
 
-  /** Forwards one TCP connection to a port on loopback and keeps every byte it carried. */
+  /**
+   * Forwards one TCP connection to a port on loopback and keeps every byte it carried; with a
+   * delay, it takes the connection at once and forwards nothing until the delay has passed.
+   */
   private static final class RecordingProxy implements AutoCloseable {
     private final ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
     private final java.io.ByteArrayOutputStream seen = new java.io.ByteArrayOutputStream();
@@ -148,17 +197,24 @@ class RelayConnectorTest {
     private final Thread acceptor;
 
     RecordingProxy(int target) throws IOException {
+      this(target, 0);
+    }
+
+    RecordingProxy(int target, long delayMillis) throws IOException {
       acceptor = new Thread(() -> {
         try {
           Socket client = listener.accept();
-          Socket server = new Socket(InetAddress.getLoopbackAddress(), target);
           synchronized (sockets) {
             sockets.add(client);
+          }
+          Thread.sleep(delayMillis);
+          Socket server = new Socket(InetAddress.getLoopbackAddress(), target);
+          synchronized (sockets) {
             sockets.add(server);
           }
           pump(client, server);
           pump(server, client);
-        } catch (IOException closed) {
+        } catch (IOException | InterruptedException closed) {
           // The test is over.
         }
       });
