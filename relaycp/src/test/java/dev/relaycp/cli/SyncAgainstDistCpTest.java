@@ -319,6 +319,7 @@ class SyncAgainstDistCpTest {
     Configuration job = new Configuration();
     job.set("mapreduce.framework.name", "local");
     job.set("hadoop.tmp.dir", jobFolders.toString());
+    job.set("mapreduce.jobtracker.staging.root.dir", jobFolders.resolve("staging").toString());
     job.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
     new DistCp(job, builder.build()).execute();
   }
