@@ -287,15 +287,22 @@ class SpawnedRelaysCopyTest {
     assertThat(Files.readAllLines(released)).containsExactlyInAnyOrder("src 0", "dst 0");
   }
 
-  @Test
-  void spawnedRelaysStopThemselvesOnceTheirDriverIsKilled() throws Exception {
-    Path pids = Files.createDirectory(temporary.resolve("pids"));
-    // The killed driver cannot remove its secret file: it goes to this test's folder.
+  /**
+   * The driver's JVM as a user starts it, its temporary files (the secret) in this test's
+   * {@code tmp} folder: a driver killed with SIGKILL cannot remove them.
+   */
+  private List<String> driverCommand() throws IOException {
     Path temporaryFiles = Files.createDirectory(temporary.resolve("tmp"));
-    List<String> command = new ArrayList<>(List.of(
+    return new ArrayList<>(List.of(
         Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
         "-Djava.io.tmpdir=" + temporaryFiles, "-cp", System.getProperty("java.class.path"),
         "dev.relaycp.cli.Main"));
+  }
+
+  @Test
+  void spawnedRelaysStopThemselvesOnceTheirDriverIsKilled() throws Exception {
+    Path pids = Files.createDirectory(temporary.resolve("pids"));
+    List<String> command = driverCommand();
     command.addAll(copy("/data", "/killed", "--local-relays", "1",
         "-D", "relaycp.relay.bytes-per-second-limit=256k",
         "-D", "relaycp.relay.driver-timeout-seconds=3",
@@ -323,11 +330,8 @@ class SpawnedRelaysCopyTest {
       throws Exception {
     Path pids = Files.createDirectory(temporary.resolve("pids"));
     Path released = temporary.resolve("released");
-    Path temporaryFiles = Files.createDirectory(temporary.resolve("tmp"));
-    List<String> command = new ArrayList<>(List.of(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-Djava.io.tmpdir=" + temporaryFiles, "-cp", System.getProperty("java.class.path"),
-        "dev.relaycp.cli.Main"));
+    Path temporaryFiles = temporary.resolve("tmp");
+    List<String> command = driverCommand();
     // A driver timeout of ten minutes: only the driver's own release can stop them in time.
     // Its staging goes beside /sigterm/copy, apart from what other tests' drivers leave.
     clusters.destination().getFileSystem().mkdirs(new org.apache.hadoop.fs.Path("/sigterm"));
