@@ -23,6 +23,7 @@ import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -98,9 +99,23 @@ public final class SideBySide {
         .build();
     Configuration jobConfiguration = new Configuration(configuration);
     jobConfiguration.set("mapreduce.framework.name", "local");
-    long started = System.nanoTime();
-    new DistCp(jobConfiguration, options).execute();
-    double seconds = (System.nanoTime() - started) / 1e9;
+    // The local job runner keeps each job's files below hadoop.tmp.dir and its staging root
+    // (by default /tmp/hadoop-USER and /tmp/hadoop/mapred/staging) and never removes them:
+    // give it a folder of its own, removed with the job.
+    java.nio.file.Path jobFolder = Files.createTempDirectory("relaycp-demo-distcp-");
+    jobConfiguration.set("hadoop.tmp.dir", jobFolder.resolve("tmp").toString());
+    jobConfiguration.set("mapreduce.jobtracker.staging.root.dir",
+        jobFolder.resolve("staging").toString());
+    double seconds;
+    try {
+      long started = System.nanoTime();
+      new DistCp(jobConfiguration, options).execute();
+      seconds = (System.nanoTime() - started) / 1e9;
+    } finally {
+      if (!FileUtil.fullyDelete(jobFolder.toFile())) {
+        LOG.warn("Could not remove DistCp's job folder {}", jobFolder);
+      }
+    }
     return verify("distcp", source, target, seconds,
         "in-process LocalJobRunner, " + maps + " maps allowed, job start-up included");
   }
