@@ -5,7 +5,8 @@ import os
 
 from .calibrate import distcp_overheads
 from .links import FULL
-from .parse import (datanodes, placement_text, probe_rate, startup_seconds, warm_up_text)
+from .parse import (datanodes, placement_text, probe_rate, spawned_probe_unusable, startup_seconds,
+                    warm_up_text)
 
 
 def load_matplotlib():
@@ -310,6 +311,10 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
                + (f" Its spawned relays served the copy {spawned['start_seconds']:.1f} s after their hosts "
                   "were attached; every prediction counts a spawned relay from its boot delay plus that "
                   "(`--boot-seconds`)." if spawned.get("start_seconds") else ""), ""]
+    elif (why := spawned_probe_unusable(folder, lab)):
+        md += [f"**The spawned relays' cost per file is not calibrated:** {why}. Every prediction "
+               "with spawned pairs prices a spawned relay's file as a datanode relay's "
+               "(`--relaycp-spawned-file-factor` 1) and counts it from the boot delay alone.", ""]
     md += [f"- `{c}`" for c in commands]
     md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "

@@ -363,21 +363,46 @@ def spawned_probe(folder, lab):
     copying is relaycp's copying phase, join the seconds from the copy's start until the last
     spawned host was attached, serving until its relay served the copy (spawned_serving; None
     where the summary does not say). None where the run has none (before 2026-11-23 18:00), or
-    where the copy failed or dropped a route, which then says nothing about what a spawned relay
-    pays."""
+    where the probe cannot be used (spawned_probe_unusable)."""
     pairs = lab.get("spawned_probe_pairs") or 0
+    run = _spawned_probe_run(folder, pairs)
+    if run is None or _unusable(run, pairs):
+        return None
+    up = run["spawned_up_at"]
+    return {"pairs": pairs, "copying": run["relaycp_summary"]["phaseSeconds"]["copying"],
+            "join": max(0.0, max(up.values()) - run["started_at"]),
+            "serving": spawned_serving(run)}
+
+
+def spawned_probe_unusable(folder, lab):
+    """Why the run's spawned-pairs probe, where it has one, says nothing about what a spawned
+    relay pays (its copy failed, dropped a route, or not every spawned host was attached), as a
+    phrase; None where it has none or it is usable."""
+    pairs = lab.get("spawned_probe_pairs") or 0
+    run = _spawned_probe_run(folder, pairs)
+    return None if run is None else _unusable(run, pairs)
+
+
+def _spawned_probe_run(folder, pairs):
     path = os.path.join(folder, "startup", f"Y-relaycp-k{pairs}.json")
     if not pairs or not os.path.exists(path):
         return None
-    run = json.load(open(path))
+    return json.load(open(path))
+
+
+def _unusable(run, pairs):
     summary = run.get("relaycp_summary") or {}
-    copying = (summary.get("phaseSeconds") or {}).get("copying")
-    up = run.get("spawned_up_at") or {}
-    if run.get("exit_code") != 0 or not copying or summary.get("routesDropped") or len(up) < 2 * pairs:
-        return None
-    return {"pairs": pairs, "copying": copying,
-            "join": max(0.0, max(up.values()) - run["started_at"]),
-            "serving": spawned_serving(run)}
+    name = f"startup/Y-relaycp-k{pairs}"
+    if run.get("exit_code") != 0:
+        return f"{name} exited {run.get('exit_code')}"
+    if not (summary.get("phaseSeconds") or {}).get("copying"):
+        return f"{name} has no copying phase"
+    if summary.get("routesDropped"):
+        return f"{name} dropped {summary['routesDropped']} route(s)"
+    attached = len(run.get("spawned_up_at") or {})
+    if attached < 2 * pairs:
+        return f"{name} had {attached} of its {2 * pairs} spawned hosts attached"
+    return None
 
 
 def spawned_start_seconds(probe):

@@ -193,3 +193,23 @@ def test_a_spawned_relay_serves_from_its_routes_joining_in_the_labs_clock(tmp_pa
     assert parse.spawned_start_seconds(None) == 0.0
     run["relaycp_summary"]["routeRates"].pop()
     assert parse.spawned_serving(run) is None
+
+
+def test_a_spawned_probe_that_dropped_a_route_is_not_used_and_says_why(tmp_path):
+    startup = tmp_path / "startup"
+    startup.mkdir()
+    run = {"exit_code": 0, "started_at": 1000.0, "wall_seconds": 80.0,
+           "spawned_up_at": {"src-sp1": 1033.0, "dst-sp1": 1033.1, "src-sp2": 1033.2,
+                             "dst-sp2": 1033.3},
+           "relaycp_summary": {"seconds": 78.0, "routesDropped": 2,
+                               "phaseSeconds": {"copying": 72.6}, "routeRates": []}}
+    (startup / "Y-relaycp-k2.json").write_text(json.dumps(run))
+    lab = {"spawned_probe_pairs": 2}
+
+    assert parse.spawned_probe(str(tmp_path), lab) is None
+    assert parse.spawned_probe_unusable(str(tmp_path), lab) == "startup/Y-relaycp-k2 dropped 2 route(s)"
+    run["relaycp_summary"]["routesDropped"] = 0
+    (startup / "Y-relaycp-k2.json").write_text(json.dumps(run))
+    assert parse.spawned_probe_unusable(str(tmp_path), lab) is None
+    assert parse.spawned_probe(str(tmp_path), lab)["copying"] == 72.6
+    assert parse.spawned_probe_unusable(str(tmp_path), {"spawned_probe_pairs": 3}) is None
