@@ -603,13 +603,17 @@ lab_run() {
     # (bench/results/lab-2026-11-23-warm-up/). Untimed copies of Y (warm_up_lab) warm them
     # before the probes, so that the probes measure the cluster the datasets' runs find.
     if [[ ,$tools, == *,relaycp,* ]]; then warm_up_lab "$out/startup/warm-up"; fi
+    # DistCp's probes run with its defaults; they calibrate the DistCp model, which predicts
+    # DistCp run as an expert runs it too, so they run for either.
+    local probe_distcp=0
+    [[ ,$tools, == *,distcp,* || ,$tools, == *,distcp-expert,* ]] && probe_distcp=1
     for ds in T U W Y; do
-      if [[ ,$tools, == *,distcp,* && $ds != Y ]]; then run_distcp "$ds" "$out/startup"; fi
+      if ((probe_distcp)) && [[ $ds != Y ]]; then run_distcp "$ds" "$out/startup"; fi
       if [[ ,$tools, == *,relaycp,* && $ds != W ]]; then run_relaycp "$ds" 0 "$out/startup"; fi
     done
     # DistCp's cost per file may depend on the maps copying at once (they share the namenodes
     # and, here, two cores): V is one map, beside W's every slot.
-    if [[ ,$tools, == *,distcp,* ]]; then LAB_WRITE_FROM=every gen_dataset V; run_distcp V "$out/startup" 1; fi
+    if ((probe_distcp)); then LAB_WRITE_FROM=every gen_dataset V; run_distcp V "$out/startup" 1; fi
     # relaycp's cost per file may stop falling with more streams (they share the namenodes
     # and two cores): X is W's 1,200 files with a quarter of Y's streams (every route, 4 chunks in flight
     # on each instead of 16), which keeps it below the routes' WAN caps.
