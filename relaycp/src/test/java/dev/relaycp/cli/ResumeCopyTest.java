@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.relaycp.testkit.DriverCommand;
 import dev.relaycp.testkit.EmbeddedClusters;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -23,8 +23,8 @@ import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -115,10 +115,8 @@ class ResumeCopyTest {
   }
 
   private Process startDriver(List<String> arguments, String name) throws IOException {
-    List<String> command = new ArrayList<>(List.of(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-Djava.io.tmpdir=" + Files.createDirectories(temporary.resolve("tmp-" + name)),
-        "-cp", System.getProperty("java.class.path"), "dev.relaycp.cli.Main"));
+    List<String> command = DriverCommand.of(
+        Files.createDirectories(temporary.resolve("tmp-" + name)), "-Xmx512m");
     command.addAll(arguments);
     return new ProcessBuilder(command)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.relaycp.testkit.DriverCommand;
 import dev.relaycp.testkit.EmbeddedClusters;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -292,11 +293,7 @@ class SpawnedRelaysCopyTest {
    * {@code tmp} folder: a driver killed with SIGKILL cannot remove them.
    */
   private List<String> driverCommand() throws IOException {
-    Path temporaryFiles = Files.createDirectory(temporary.resolve("tmp"));
-    return new ArrayList<>(List.of(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-Djava.io.tmpdir=" + temporaryFiles, "-cp", System.getProperty("java.class.path"),
-        "dev.relaycp.cli.Main"));
+    return DriverCommand.of(Files.createDirectory(temporary.resolve("tmp")), "-Xmx512m");
   }
 
   @Test

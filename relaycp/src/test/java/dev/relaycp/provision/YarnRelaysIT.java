@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.relaycp.cli.RelayCpCommand;
 import dev.relaycp.cli.RelayCpTool;
 import dev.relaycp.testkit.DemoDataset;
+import dev.relaycp.testkit.DriverCommand;
 import dev.relaycp.testkit.EmbeddedSite;
 import java.io.File;
 import java.io.IOException;
@@ -268,10 +269,7 @@ class YarnRelaysIT {
   private Process startDriver(String target, long driverTimeoutSeconds, File log)
       throws IOException {
     Path temporaryFiles = Files.createDirectories(temporary.resolve("driver-tmp"));
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Djava.io.tmpdir=" + temporaryFiles,
-        "-cp", System.getProperty("java.class.path"), "dev.relaycp.cli.Main"));
+    List<String> command = DriverCommand.of(temporaryFiles);
     command.addAll(copyArguments("/big", target));
     command.addAll(List.of(
         "-D", YarnRelaySettings.DRIVER_TIMEOUT + "=" + driverTimeoutSeconds,
