@@ -288,18 +288,12 @@ class SpawnedRelaysCopyTest {
     assertThat(Files.readAllLines(released)).containsExactlyInAnyOrder("src 0", "dst 0");
   }
 
-  /**
-   * The driver's JVM as a user starts it, its temporary files (the secret) in this test's
-   * {@code tmp} folder: a driver killed with SIGKILL cannot remove them.
-   */
-  private List<String> driverCommand() throws IOException {
-    return DriverCommand.of(Files.createDirectory(temporary.resolve("tmp")), "-Xmx512m");
-  }
-
   @Test
   void spawnedRelaysStopThemselvesOnceTheirDriverIsKilled() throws Exception {
     Path pids = Files.createDirectory(temporary.resolve("pids"));
-    List<String> command = driverCommand();
+    // The killed driver cannot remove its secret file: it goes to this test's folder.
+    List<String> command =
+        DriverCommand.of(Files.createDirectory(temporary.resolve("tmp")), "-Xmx512m");
     command.addAll(copy("/data", "/killed", "--local-relays", "1",
         "-D", "relaycp.relay.bytes-per-second-limit=256k",
         "-D", "relaycp.relay.driver-timeout-seconds=3",
@@ -327,8 +321,8 @@ class SpawnedRelaysCopyTest {
       throws Exception {
     Path pids = Files.createDirectory(temporary.resolve("pids"));
     Path released = temporary.resolve("released");
-    Path temporaryFiles = temporary.resolve("tmp");
-    List<String> command = driverCommand();
+    Path temporaryFiles = Files.createDirectory(temporary.resolve("tmp"));
+    List<String> command = DriverCommand.of(temporaryFiles, "-Xmx512m");
     // A driver timeout of ten minutes: only the driver's own release can stop them in time.
     // Its staging goes beside /sigterm/copy, apart from what other tests' drivers leave.
     clusters.destination().getFileSystem().mkdirs(new org.apache.hadoop.fs.Path("/sigterm"));
