@@ -27,6 +27,9 @@ import java.util.List;
  * #expectedShare}. With a number of shared lanes, a step's delay may be marked shared: work on
  * machinery every worker uses (a namenode, the cluster's cores), of which that many workers can
  * do at full speed at once; when more are in a shared delay, they split the lanes equally.
+ * {@link SharedLoad}s are work on those lanes that no worker does (a JVM starting on the same
+ * cores): each asks for its number of lanes, and when the workers in a shared delay and the
+ * loads ask for more lanes than there are, every one gets the same fraction of what it asks.
  */
 final class StreamSimulation {
   private static final double BYTES_EPSILON = 1e-3;
@@ -88,6 +91,31 @@ final class StreamSimulation {
     }
   }
 
+  /**
+   * Work on the shared lanes besides the tasks: from {@code fromSeconds}, {@code laneSeconds}
+   * of it (the time it takes on one lane to itself), on at most {@code lanes} lanes at once.
+   * When {@code gatedNode} is a node's index (-1: none), that node's workers start only once
+   * this load has done {@code gateLaneSeconds} of its work (a relay serves once its JVM has
+   * started), and not before the node's own ready time.
+   */
+  record SharedLoad(double fromSeconds, double laneSeconds, double lanes, int gatedNode,
+      double gateLaneSeconds) {
+    SharedLoad {
+      if (!(fromSeconds >= 0) || !(laneSeconds >= 0) || !(lanes > 0)
+          || Double.isInfinite(fromSeconds) || Double.isInfinite(laneSeconds)
+          || Double.isInfinite(lanes) || gatedNode < -1
+          || !(gateLaneSeconds >= 0 && gateLaneSeconds <= laneSeconds)) {
+        throw new IllegalArgumentException(
+            "shared load from " + fromSeconds + " s of " + laneSeconds + " lane-s on " + lanes
+                + " lanes, gating node " + gatedNode + " at " + gateLaneSeconds + " lane-s");
+      }
+    }
+
+    SharedLoad(double fromSeconds, double laneSeconds, double lanes) {
+      this(fromSeconds, laneSeconds, lanes, -1, 0);
+    }
+  }
+
   /** From {@code fromSeconds} on, the sum of all rates is at most {@code capBytesPerSecond}. */
   record CapChange(double fromSeconds, double capBytesPerSecond) {}
 
@@ -134,6 +162,22 @@ final class StreamSimulation {
       Destinations destinations,
       boolean holdBack,
       double sharedLanes) {
+    return run(nodes, tasks, caps, destinations, holdBack, sharedLanes, List.of());
+  }
+
+  /**
+   * As {@link #run(List, List, List, Destinations, boolean, double)}, with {@code loads} on the
+   * shared lanes. A load still going when the last task ends does not delay the end.
+   */
+  static double run(
+      List<Node> nodes,
+      List<List<Step>> tasks,
+      List<CapChange> caps,
+      Destinations destinations,
+      boolean holdBack,
+      double sharedLanes,
+      List<SharedLoad> loads) {
+    requireNonNull(loads, "loads is null");
     if (!(sharedLanes > 0)) {
       throw new IllegalArgumentException("shared lanes " + sharedLanes + " must be positive");
     }
@@ -169,6 +213,21 @@ final class StreamSimulation {
     double[] bytes = new double[workers];
     double[] rate = new double[workers];
     Arrays.fill(task, -1);
+    double[] loadLeft = new double[loads.size()];
+    // When a node's gate opened: 0 for a node no load gates, infinite until its load opens it.
+    double[] gateOpen = new double[nodes.size()];
+    for (int load = 0; load < loads.size(); load++) {
+      SharedLoad sharedLoad = loads.get(load);
+      loadLeft[load] = sharedLoad.laneSeconds();
+      if (sharedLoad.gatedNode() >= nodes.size()) {
+        throw new IllegalArgumentException("a load gates node " + sharedLoad.gatedNode() + " of "
+            + nodes.size());
+      }
+      if (sharedLoad.gatedNode() >= 0) {
+        gateOpen[sharedLoad.gatedNode()] =
+            sharedLoad.gateLaneSeconds() > 0 ? Double.POSITIVE_INFINITY : sharedLoad.fromSeconds();
+      }
+    }
     int nextTask = 0;
     int capIndex = 0;
     double now = 0;
@@ -191,7 +250,8 @@ final class StreamSimulation {
                 || (heldBytes[node] < nodes.get(node).windowBytes()
                     && (!holdBack || tasks.size() - nextTask > nodes.size()));
         if (task[worker] < 0 && room
-            && nodes.get(node).readySeconds(workerSlot.get(worker)) <= now + SECONDS_EPSILON) {
+            && readySeconds(nodes.get(node), gateOpen[node], workerSlot.get(worker))
+                <= now + SECONDS_EPSILON) {
           holding[node]++;
           heldBytes[node] += taskBytes[nextTask];
           task[worker] = nextTask++;
@@ -216,7 +276,8 @@ final class StreamSimulation {
       double nextChange = Double.POSITIVE_INFINITY;
       if (nextTask < tasks.size()) {
         for (int worker = 0; worker < workers; worker++) {
-          double ready = nodes.get(workerNode.get(worker)).readySeconds(workerSlot.get(worker));
+          int node = workerNode.get(worker);
+          double ready = readySeconds(nodes.get(node), gateOpen[node], workerSlot.get(worker));
           if (task[worker] < 0 && ready > now + SECONDS_EPSILON) {
             nextChange = Math.min(nextChange, ready);
           }
@@ -225,14 +286,46 @@ final class StreamSimulation {
       if (capIndex + 1 < caps.size()) {
         nextChange = Math.min(nextChange, caps.get(capIndex + 1).fromSeconds());
       }
+      double loadLanes = 0;
+      for (int load = 0; load < loads.size(); load++) {
+        SharedLoad sharedLoad = loads.get(load);
+        if (loadLeft[load] <= 0) {
+          continue;
+        }
+        if (sharedLoad.fromSeconds() > now + SECONDS_EPSILON) {
+          nextChange = Math.min(nextChange, sharedLoad.fromSeconds());
+        } else {
+          loadLanes += sharedLoad.lanes();
+        }
+      }
       if (!busy) {
         if (nextTask >= tasks.size()) {
           return now;
         }
-        if (nextChange == Double.POSITIVE_INFINITY) {
+        // Loads go on while every worker waits, up to the next gate one of them opens.
+        double idlePace = loadLanes <= sharedLanes ? 1 : sharedLanes / loadLanes;
+        double until = nextChange;
+        for (int load = 0; load < loads.size(); load++) {
+          SharedLoad sharedLoad = loads.get(load);
+          double toGate = gateLeft(sharedLoad, loadLeft[load]);
+          if (toGate > 0 && sharedLoad.fromSeconds() <= now + SECONDS_EPSILON) {
+            until = Math.min(until, now + toGate / (sharedLoad.lanes() * idlePace));
+          }
+        }
+        for (int load = 0; load < loads.size(); load++) {
+          SharedLoad sharedLoad = loads.get(load);
+          if (loadLeft[load] > 0 && sharedLoad.fromSeconds() <= now + SECONDS_EPSILON) {
+            loadLeft[load] = Math.max(0, loadLeft[load] - (until - now) * sharedLoad.lanes() * idlePace);
+            if (loadLeft[load] <= SECONDS_EPSILON) {
+              loadLeft[load] = 0;
+            }
+            openGate(sharedLoad, loadLeft[load], gateOpen, until);
+          }
+        }
+        if (until == Double.POSITIVE_INFINITY) {
           throw new IllegalStateException("tasks remain but no node will ever be ready");
         }
-        now = nextChange;
+        now = until;
         continue;
       }
       int allMoving = 0;
@@ -259,8 +352,17 @@ final class StreamSimulation {
           rate[worker] *= scale;
         }
       }
-      double sharedPace = Math.min(1, sharedLanes / Math.max(1, inShared));
+      double asked = inShared + loadLanes;
+      double sharedPace = asked <= sharedLanes ? 1 : sharedLanes / asked;
       double delta = nextChange - now;
+      for (int load = 0; load < loads.size(); load++) {
+        SharedLoad sharedLoad = loads.get(load);
+        if (loadLeft[load] > 0 && sharedLoad.fromSeconds() <= now + SECONDS_EPSILON) {
+          double toGate = gateLeft(sharedLoad, loadLeft[load]);
+          delta = Math.min(delta,
+              (toGate > 0 ? toGate : loadLeft[load]) / (sharedLoad.lanes() * sharedPace));
+        }
+      }
       for (int worker = 0; worker < workers; worker++) {
         if (task[worker] < 0) {
           continue;
@@ -269,6 +371,16 @@ final class StreamSimulation {
         delta =
             Math.min(
                 delta, fixed[worker] > 0 ? fixed[worker] / pace[worker] : bytes[worker] / rate[worker]);
+      }
+      for (int load = 0; load < loads.size(); load++) {
+        SharedLoad sharedLoad = loads.get(load);
+        if (loadLeft[load] > 0 && sharedLoad.fromSeconds() <= now + SECONDS_EPSILON) {
+          loadLeft[load] -= delta * sharedLoad.lanes() * sharedPace;
+          if (loadLeft[load] <= SECONDS_EPSILON) {
+            loadLeft[load] = 0;
+          }
+          openGate(sharedLoad, loadLeft[load], gateOpen, now + delta);
+        }
       }
       for (int worker = 0; worker < workers; worker++) {
         if (task[worker] < 0) {
@@ -291,6 +403,27 @@ final class StreamSimulation {
         }
       }
       now += delta;
+    }
+  }
+
+  /** When {@code node}'s worker in {@code slot} may take its first task. */
+  private static double readySeconds(Node node, double gateOpen, int slot) {
+    return Math.max(node.readySeconds(slot), gateOpen + slot * node.staggerSeconds());
+  }
+
+  /** The lane-seconds {@code load} has yet to do before it opens its gate; 0 when none is left. */
+  private static double gateLeft(SharedLoad load, double left) {
+    if (load.gatedNode() < 0) {
+      return 0;
+    }
+    return Math.max(0, load.gateLaneSeconds() - (load.laneSeconds() - left));
+  }
+
+  /** Opens {@code load}'s gate at {@code seconds} if the load has done its gate's work. */
+  private static void openGate(SharedLoad load, double left, double[] gateOpen, double seconds) {
+    if (load.gatedNode() >= 0 && gateOpen[load.gatedNode()] == Double.POSITIVE_INFINITY
+        && gateLeft(load, left) <= SECONDS_EPSILON) {
+      gateOpen[load.gatedNode()] = seconds;
     }
   }
 

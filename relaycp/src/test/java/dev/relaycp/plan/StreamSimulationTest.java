@@ -77,6 +77,52 @@ class StreamSimulationTest {
   }
 
   @Test
+  void aLoadOnTheSharedLanesTakesItsShareFromTheSharedDelays() {
+    // One lane; one worker with four shared delays of 1 s (4 s alone) and a load of 2 lane-s
+    // asking one lane: each goes at half speed until the load is done at 4 s, when the worker
+    // has two delays left: 6 s. A load still going when the tasks end does not count.
+    List<List<StreamSimulation.Step>> tasks =
+        Collections.nCopies(4, List.of(new StreamSimulation.Step(1, 0, true)));
+    List<StreamSimulation.Node> node = List.of(new StreamSimulation.Node(10, 0, 1));
+    List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1,
+        List.of(new StreamSimulation.SharedLoad(0, 2, 1)))).isCloseTo(6, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1,
+        List.of(new StreamSimulation.SharedLoad(0, 100, 1)))).isCloseTo(8, within(1e-9));
+  }
+
+  @Test
+  void aGatedNodeTakesTasksOnceItsLoadHasDoneItsGate() {
+    // One lane, six shared delays of 1 s, two nodes of one worker; node 1 waits for a load of
+    // 2 lane-s (one lane asked) to do 1 lane-s. Node 0 and the load halve the lane: the gate
+    // opens at 2 s, node 0's first delay done. Then three share it: both workers' delays and
+    // the load end at 5 s; two delays side by side end at 7 s, the last alone at 8 s: the
+    // lane never idles, 6 + 2 lane-s. Without the gate and the load: 6 s.
+    List<List<StreamSimulation.Step>> tasks =
+        Collections.nCopies(6, List.of(new StreamSimulation.Step(1, 0, true)));
+    List<StreamSimulation.Node> nodes =
+        List.of(new StreamSimulation.Node(10, 0, 1), new StreamSimulation.Node(10, 0, 1));
+    List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 20));
+    assertThat(StreamSimulation.run(nodes, tasks, caps, null, false, 1,
+        List.of(new StreamSimulation.SharedLoad(0, 2, 1, 1, 1)))).isCloseTo(8, within(1e-9));
+    assertThat(StreamSimulation.run(nodes, tasks, caps, null, false, 1)).isCloseTo(6, within(1e-9));
+  }
+
+  @Test
+  void aNodeTakesTasksOnceBothItsGateIsOpenAndItIsReady() {
+    // One node, one task of 10 bytes at 10 B/s. Ready at 3 s with its gate open at 1 s: 4 s.
+    // Ready at once with a load of 4 lane-s alone on its lane gating it at its end: 5 s.
+    List<List<StreamSimulation.Step>> task = List.of(List.of(new StreamSimulation.Step(0, 10)));
+    List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 20));
+    assertThat(StreamSimulation.run(List.of(new StreamSimulation.Node(10, 3, 1)), task, caps, null,
+        false, 1, List.of(new StreamSimulation.SharedLoad(0, 1, 1, 0, 1))))
+        .isCloseTo(4, within(1e-9));
+    assertThat(StreamSimulation.run(List.of(new StreamSimulation.Node(10, 0, 1)), task, caps, null,
+        false, 1, List.of(new StreamSimulation.SharedLoad(0, 4, 1, 0, 4))))
+        .isCloseTo(5, within(1e-9));
+  }
+
+  @Test
   void staggeredWorkersMoveTheirBytesWithoutWaitingForEachOther() {
     // 16 workers on a 10 B/s node, 160 tasks of 1 s then 0.5 bytes (0.05 s alone). Started
     // together they stay in lock-step: 1 s, then 16 x 0.5 bytes sharing the node (0.8 s), ten
