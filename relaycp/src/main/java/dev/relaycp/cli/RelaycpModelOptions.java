@@ -4,6 +4,7 @@ import dev.relaycp.config.RelayKeys;
 import dev.relaycp.plan.CopyOverheads;
 import dev.relaycp.plan.DataSize;
 import dev.relaycp.plan.RelaycpSettings;
+import dev.relaycp.plan.SharedCores;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Option;
 
@@ -48,6 +49,24 @@ public final class RelaycpModelOptions {
           + " cost (--relaycp-concurrent-files) it slows them all (default: ${DEFAULT-VALUE}).")
   double spawnedFileFactor = RelaycpSettings.DEFAULT.spawnedFileCostFactor();
 
+  @Option(names = "--shared-cores", paramLabel = "N",
+      description = "Every host of both sites, and every spawned relay, runs on these N cores"
+          + " (a lab on one machine), which --relaycp-concurrent-files then stands for; a"
+          + " spawned relay's CPU is taken from the file work. 0: each host has cores of its"
+          + " own, as on a cloud (default: ${DEFAULT-VALUE}).")
+  double sharedCores = 0;
+
+  @Option(names = "--relaycp-spawned-cpu-seconds", paramLabel = "SECONDS",
+      description = "With --shared-cores: the CPU seconds each spawned relay costs the shared"
+          + " cores in all (its start, its warm-up, its host's set-up) (default:"
+          + " ${DEFAULT-VALUE}).")
+  double spawnedCpuSeconds = 0;
+
+  @Option(names = "--relaycp-spawned-start-cpu-seconds", paramLabel = "SECONDS",
+      description = "With --shared-cores: of --relaycp-spawned-cpu-seconds, those a spawned"
+          + " relay spends before it serves (default: ${DEFAULT-VALUE}).")
+  double spawnedStartCpuSeconds = 0;
+
   @Option(names = "--relaycp-verify-seconds", paramLabel = "SECONDS",
       description = "relaycp's verification cost per file: comparing the two clusters'"
           + " checksums, with the driver's requests in parallel (default: ${DEFAULT-VALUE}).")
@@ -68,6 +87,7 @@ public final class RelaycpModelOptions {
     return new RelaycpSettings(DataSize.parse(chunkSize), streams, overheads)
         .withConcurrentFiles(concurrentFiles)
         .withSpawnedFileCostFactor(spawnedFileFactor)
-        .withCompressionRatio(compressionRatio);
+        .withCompressionRatio(compressionRatio)
+        .withSharedCores(new SharedCores(sharedCores, spawnedCpuSeconds, spawnedStartCpuSeconds));
   }
 }

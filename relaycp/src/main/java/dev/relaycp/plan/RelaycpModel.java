@@ -30,6 +30,10 @@ import java.util.List;
  * RelaycpSettings#compressionRatio}) every WAN cap carries that many times its rate in file
  * bytes; the internal networks carry the files' own bytes.
  *
+ * <p>Where the hosts share cores ({@link RelaycpSettings#sharedCores}), each spawned relay's
+ * CPU is work on the file work's lanes from the data phase's start, and its route serves once
+ * its start is done and its host is up: the shared cores' split decides when.
+ *
  * <p>Money: the 2p spawned VMs each run from t = 0 to the end of the data phase, billed by
  * their machine type's granularity and minimum, plus egress for every byte.
  */
@@ -81,12 +85,35 @@ public record RelaycpModel() implements CopyModel {
       caps.add(new StreamSimulation.CapChange(joinSeconds,
           hostLimit(source, destination, pairs, machine, ratio, atOnce)));
     }
-    double data = StreamSimulation.run(relays, chunks, caps, null, true, settings.fileLanes());
+    double data = StreamSimulation.run(relays, chunks, caps, null, true, settings.fileLanes(),
+        spawnedLoads(settings, source.nodes(), pairs));
     double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
     double dollars =
         2 * pairs * machine.dollarsFor(before + data)
             + input.pricing().egressDollars(workload.totalSize());
     return new Estimate(pairs, 2 * pairs, seconds, dollars);
+  }
+
+  /**
+   * On shared cores, each spawned pair's two relays as work on the file work's lanes from the
+   * data phase's start (their JVMs start as their hosts are made, at the request): each JVM on
+   * up to one core (its start is mostly one thread's), the pair's route serving once both have
+   * done their start's share, and not before their hosts are up.
+   */
+  private static List<StreamSimulation.SharedLoad> spawnedLoads(
+      RelaycpSettings settings, int datanodeRelays, int pairs) {
+    double lanesPerCore = settings.lanesPerSharedCore();
+    SharedCores cores = settings.sharedCores();
+    if (lanesPerCore == 0 || cores.spawnedCpuSeconds() == 0) {
+      return List.of();
+    }
+    List<StreamSimulation.SharedLoad> loads = new ArrayList<>();
+    for (int pair = 0; pair < pairs; pair++) {
+      loads.add(new StreamSimulation.SharedLoad(0, 2 * cores.spawnedCpuSeconds() * lanesPerCore,
+          2 * lanesPerCore, datanodeRelays + pair,
+          2 * cores.spawnedStartCpuSeconds() * lanesPerCore));
+    }
+    return loads;
   }
 
   /**

@@ -26,6 +26,10 @@ import dev.relaycp.error.RelayCpException;
  * the work) spends longer on each file, and where that cost is shared work it slows every
  * other stream too. 1 when the spawned relays are like the datanodes.
  *
+ * <p>{@code sharedCores} is for hosts that run on the same cores (the WAN lab: every host of
+ * both sites and every spawned relay on one machine's cores), see {@link SharedCores}; {@link
+ * SharedCores#NONE} for hosts with cores of their own, as on a cloud.
+ *
  * <p>{@code compressionRatio} is how many bytes of the files one byte on the relay hop carries
  * ({@code --compress}, sampled from the files; 1 without compression): the WAN caps count wire
  * bytes, the sites' internal networks the files' own.
@@ -38,7 +42,8 @@ public record RelaycpSettings(
     CopyOverheads overheads,
     double concurrentFiles,
     double spawnedFileCostFactor,
-    double compressionRatio) {
+    double compressionRatio,
+    SharedCores sharedCores) {
   public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE =
       (int) RelayKeys.COPY_CHUNKS_IN_FLIGHT_PER_ROUTE.defaultValue();
   public static final DataSize DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE =
@@ -57,25 +62,35 @@ public record RelaycpSettings(
         overheads,
         0,
         1,
-        1);
+        1,
+        SharedCores.NONE);
   }
 
   /** These settings with {@code concurrent} streams paying a file's cost at full speed at once. */
   public RelaycpSettings withConcurrentFiles(double concurrent) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
-        bytesInFlightPerRoute, overheads, concurrent, spawnedFileCostFactor, compressionRatio);
+        bytesInFlightPerRoute, overheads, concurrent, spawnedFileCostFactor, compressionRatio,
+        sharedCores);
   }
 
   /** These settings with spawned relays paying {@code factor} times a datanode relay's file costs. */
   public RelaycpSettings withSpawnedFileCostFactor(double factor) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
-        bytesInFlightPerRoute, overheads, concurrentFiles, factor, compressionRatio);
+        bytesInFlightPerRoute, overheads, concurrentFiles, factor, compressionRatio, sharedCores);
   }
 
   /** These settings with the relay hop carrying {@code ratio} file bytes per wire byte. */
   public RelaycpSettings withCompressionRatio(double ratio) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
-        bytesInFlightPerRoute, overheads, concurrentFiles, spawnedFileCostFactor, ratio);
+        bytesInFlightPerRoute, overheads, concurrentFiles, spawnedFileCostFactor, ratio,
+        sharedCores);
+  }
+
+  /** These settings with the hosts on {@code cores}. */
+  public RelaycpSettings withSharedCores(SharedCores cores) {
+    return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
+        bytesInFlightPerRoute, overheads, concurrentFiles, spawnedFileCostFactor,
+        compressionRatio, cores);
   }
 
   public RelaycpSettings {
@@ -103,6 +118,7 @@ public record RelaycpSettings(
       throw new RelayCpException(INVALID_ARGUMENT, "compression ratio " + compressionRatio
           + " must be a finite number of 1 or more (file bytes per byte on the wire; 1: none)");
     }
+    requireNonNull(sharedCores, "sharedCores is null");
     if (chunkSize.bytes() < 1) {
       throw new RelayCpException(
           INVALID_ARGUMENT, "chunk size " + chunkSize + " is empty; give at least 1 byte");
@@ -121,6 +137,15 @@ public record RelaycpSettings(
   public int chunksAtOnce(long chunkBytes) {
     long byBytes = Math.max(1, (bytesInFlightPerRoute.bytes() + chunkBytes - 1) / Math.max(1, chunkBytes));
     return (int) Math.max(1, Math.min(byBytes, Math.min(chunksInFlightPerRoute, streamsPerRelay)));
+  }
+
+  /**
+   * Lanes of the file work one shared core is: the file work's {@code concurrentFiles} lanes
+   * are taken to be the hosts' shared cores, which it saturates when its lanes are full. 0 when
+   * the hosts do not share cores or the lanes are not limited: then nothing is taken from them.
+   */
+  double lanesPerSharedCore() {
+    return sharedCores.cores() > 0 && concurrentFiles > 0 ? concurrentFiles / sharedCores.cores() : 0;
   }
 
   /** Streams that pay a file's cost at full speed at once; infinite when not limited. */

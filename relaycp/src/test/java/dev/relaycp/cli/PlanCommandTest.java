@@ -248,6 +248,20 @@ class PlanCommandTest {
     assertThat(bad.output()).contains("spawned relays' file cost factor 0.0 must be a finite number above 0");
   }
 
+  @Test
+  void onSharedCoresSpawnedRelaysCostTheCopyTheirCpu() throws Exception {
+    String[] smallFiles = {"--what-if", "--json", "--file-sizes", "5000x64KiB", "--pairs", "2",
+        "--source-nodes", "3", "--destination-nodes", "3", "--external", "5MB/s",
+        "--boot-seconds", "0", "--relaycp-file-seconds", "0.2", "--relaycp-concurrent-files", "8"};
+    // Eight lanes on two cores; four spawned relays of 10 CPU-s take 40 CPU-s, 20 s of both.
+    double shared = seconds(run(concat(smallFiles, "--shared-cores", "2",
+        "--relaycp-spawned-cpu-seconds", "10", "--relaycp-spawned-start-cpu-seconds", "2")));
+    assertThat(shared - seconds(run(smallFiles))).isGreaterThan(15);
+    Run bad = run(concat(smallFiles, "--shared-cores", "-1"));
+    assertThat(bad.exitCode()).isEqualTo(3);
+    assertThat(bad.output()).contains("shared cores -1.0 must be a finite number of 0 or more");
+  }
+
   private static double seconds(Run run) throws Exception {
     assertThat(run.exitCode()).as(run.output()).isZero();
     return json(run).get("rows").get(0).get("seconds").asDouble();

@@ -159,9 +159,9 @@ class RelaycpModelTest {
     double evenSeconds = 2048 / (40.0 / 3);
 
     double one = model.estimate(withRelaycp(input, new RelaycpSettings(DataSize.ofMebibytes(32),
-        16, 32, DataSize.ofMebibytes(32), CopyOverheads.NONE, 0, 1, 1)), 2).seconds();
+        16, 32, DataSize.ofMebibytes(32), CopyOverheads.NONE, 0, 1, 1, SharedCores.NONE)), 2).seconds();
     double two = model.estimate(withRelaycp(input, new RelaycpSettings(DataSize.ofMebibytes(32),
-        16, 32, DataSize.ofMebibytes(64), CopyOverheads.NONE, 0, 1, 1)), 2).seconds();
+        16, 32, DataSize.ofMebibytes(64), CopyOverheads.NONE, 0, 1, 1, SharedCores.NONE)), 2).seconds();
 
     assertThat(one / evenSeconds).isBetween(1.05, 1.2);
     assertThat(two / evenSeconds).isBetween(1.0, 1.04);
@@ -188,7 +188,7 @@ class RelaycpModelTest {
             input(files(1, 200), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 10)),
             new RelaycpSettings(
                 DataSize.ofMebibytes(10), 16, 32, DataSize.ofMebibytes(20), CopyOverheads.NONE, 0, 1,
-                1));
+                1, SharedCores.NONE));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(20, within(1e-6));
     assertThat(model.estimate(input, 2).seconds()).isCloseTo(14, within(1e-6));
   }
@@ -253,6 +253,30 @@ class RelaycpModelTest {
         withRelaycp(alone, alone.relaycp().withConcurrentFiles(1).withSpawnedFileCostFactor(3));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(12, within(0.01));
     assertThat(model.estimate(input, 1).seconds()).isCloseTo(18, within(0.01));
+  }
+
+  @Test
+  void onSharedCoresASpawnedPairsCpuIsTakenFromTheFileWork() {
+    // 12 files of 1 s on one lane that is one core, as in a lab on one machine. A spawned pair
+    // whose relays spend 2 CPU-s each (0.5 of it to start) does not add a lane: the lane does
+    // the files' 12 s and the pair's 4 s, 16 s, where hosts with cores of their own take 12 s.
+    // With the lanes not limited there is nothing to take the CPU from.
+    PlanInput ownCores = withRelaycp(oneSecondFiles(12, 1, 1, 0),
+        oneSecondFiles(12, 1, 1, 0).relaycp().withConcurrentFiles(1));
+    PlanInput shared = withRelaycp(ownCores,
+        ownCores.relaycp().withSharedCores(new SharedCores(1, 2, 0.5)));
+    assertThat(model.estimate(ownCores, 1).seconds()).isCloseTo(12, within(0.01));
+    assertThat(model.estimate(shared, 0).seconds()).isCloseTo(12, within(0.01));
+    assertThat(model.estimate(shared, 1).seconds()).isCloseTo(16, within(0.01));
+    PlanInput unlimited = withRelaycp(shared, shared.relaycp().withConcurrentFiles(0));
+    assertThat(model.estimate(unlimited, 1).seconds()).isCloseTo(6, within(0.01));
+  }
+
+  @Test
+  void aSpawnedRelaysStartMustFitInItsCpu() {
+    assertThatThrownBy(() -> new SharedCores(2, 1, 3))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("start of 3.0 CPU seconds must be 0 or more and within its 1.0");
   }
 
   @Test
