@@ -378,6 +378,7 @@ serve_spawn_request() {
   local lead=$LAB_SPAWNED_START_LEAD
   ((lead > LAB_BOOT_DELAY)) && lead=$LAB_BOOT_DELAY
   sleep "$((LAB_BOOT_DELAY - lead))"
+  rm -f "$LAB_DIR/hosts/$h/logs/relay.log" "$LAB_DIR/pids/$h.relay"
   host_exists "$h" && \
   LAB_PIDFILE="$LAB_DIR/pids/$h.relay" in_host "$h" env JAVA_HOME="$JAVA_HOME" \
     JAVA_OPTS="$LAB_SPAWNED_JAVA_OPTS" HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
@@ -385,6 +386,7 @@ serve_spawn_request() {
     --port "$RELAY_PORT" --secret-file "${secret:-$LAB_DIR/secret}" \
     --warm-up "$LAB_SPAWNED_WARM_UP" ${heartbeat:+--driver-heartbeat "$heartbeat"} \
     > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
+  record_start_cpu "$h" &
   sleep "$lead"
   # relaycp may have released the host while it booted (the copy ended first).
   # LAB_SLOW_SPAWNED=1: source hosts of odd slots get half the WAN cap, so half the pairs
@@ -408,6 +410,21 @@ spawn_service_start() {
 spawn_service_stop() {
   touch "$LAB_DIR/spawn/stop"
   wait "$spawn_service_pid" 2>/dev/null || true
+}
+
+# record_start_cpu HOST: once HOST's relay listens, the CPU seconds its JVM has spent (all its
+# threads), appended to spawned.start-cpu: what a spawned relay's start costs the shared cores
+# (the planner's --relaycp-spawned-start-cpu-seconds).
+record_start_cpu() {
+  local h=$1 pid
+  for _ in $(seq 1800); do
+    grep -q "^relaycp relay listening on" "$LAB_DIR/hosts/$h/logs/relay.log" 2>/dev/null && break
+    sleep 0.1
+  done
+  pid=$(cat "$LAB_DIR/pids/$h.relay" 2>/dev/null) || return 0
+  [[ -r /proc/$pid/stat ]] || return 0
+  awk -v h="$h" -v hz="$(getconf CLK_TCK)" '{ printf "%s %.2f\n", h, ($14 + $15) / hz }' \
+    "/proc/$pid/stat" >> "$LAB_DIR/spawned.start-cpu"
 }
 
 remove_spawned() {
@@ -500,7 +517,7 @@ run_relaycp() {
   # LAB_RELAYCP_PREPARE_ONLY: the command is left in RELAYCP_COPY, not run (bench/lab resume).
   [[ -n ${LAB_RELAYCP_PREPARE_ONLY:-} ]] && return 0
   fs_rm "$(nn_uri dst)/relaycp/$ds"
-  rm -f "$LAB_DIR/spawned.times"
+  rm -f "$LAB_DIR/spawned.times" "$LAB_DIR/spawned.start-cpu"
   spawn_service_start
   log "relaycp $ds k=$k: relays $srcs -> $dsts${extra[*]:+ (${extra[*]})}"
   measure "$rj" relaycp "$ds" "$k" "$((senders + k))" "$((receivers + k))" "${RELAYCP_COPY[@]}" \
@@ -508,11 +525,12 @@ run_relaycp() {
   spawn_service_stop
   remove_spawned
   # Keep relaycp's own JSON summary (the last line of its output that parses).
-  touch "$LAB_DIR/spawned.times"
-  python3 - "$rj" "${rj%.json}.out" "$LAB_DIR/spawned.times" <<'PY'
+  touch "$LAB_DIR/spawned.times" "$LAB_DIR/spawned.start-cpu"
+  python3 - "$rj" "${rj%.json}.out" "$LAB_DIR/spawned.times" "$LAB_DIR/spawned.start-cpu" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 r["spawned_up_at"] = {h: float(t) for h, t in (l.split() for l in open(sys.argv[3]) if l.strip())}
+r["spawned_start_cpu_s"] = {h: float(c) for h, c in (l.split() for l in open(sys.argv[4]) if l.strip())}
 for line in reversed(open(sys.argv[2]).read().splitlines()):
     try:
         r["relaycp_summary"] = json.loads(line); break

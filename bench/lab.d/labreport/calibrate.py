@@ -2,6 +2,7 @@
 solved from the start-up probes so that `relaycp plan`'s own models give the probes' seconds
 back, and the planner's predictions for every copy of the run."""
 import math
+import statistics
 import os
 import subprocess
 import json
@@ -261,45 +262,45 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
     return fit
 
 
-def calibrate_spawned_factor(binary, lab_options, options, phases, probe):
-    """How many times a datanode relay's cost per file a spawned relay pays, solved on the
-    planner's relaycp model (bisection on the factor, which only slows the model) so that Y
-    over the probe's spawned pairs takes as much longer, or shorter, than Y alone as the probes'
-    copying phases did. Returns {"factor", "copying_seconds_over_y", "pairs"}, or None without
-    the probes."""
-    if not binary or probe is None or "Y" not in phases:
+def spawned_cpu(folder, probe):
+    """What a spawned relay costs the lab's shared cores, measured on the start-up probes (not
+    solved for): every process's CPU seconds (the .cpu files) in Y over the probe's spawned
+    pairs less those in Y alone, per spawned relay (two a pair): its JVM's start and warm-up,
+    its host's set-up, the driver's share, and what its files cost beyond a datanode relay's;
+    and the median CPU seconds a spawned relay's JVM had spent when it listened
+    (spawned_start_cpu_s, recorded since 2026-11-27 06:30; None before). Returns
+    {"cpu_seconds", "start_cpu_seconds", "pairs", "copying_seconds_over_y"}, or None without
+    both probes' CPU."""
+    if probe is None:
         return None
-    measured = probe["copying"] - phases["Y"]["copying"]
-    # The probe's spawned relays served from `serving` (their hosts attached at `join`, their
-    # relays up after), not after the lab's boot delay.
-    boot_at = lab_options.index("--boot-seconds") + 1
-    served = probe["join"] + spawned_start_seconds(probe)
-    boot = lab_options[:boot_at] + [f"{served:.2f}"] + lab_options[boot_at + 1:]
+    pairs = probe["pairs"]
+    totals = {}
+    for k in (0, pairs):
+        path = os.path.join(folder, "startup", f"Y-relaycp-k{k}.cpu")
+        if not os.path.exists(path):
+            return None
+        totals[k] = sum(json.load(open(path))["seconds"].values())
+    per_relay = max(0.0, (totals[pairs] - totals[0]) / (2 * pairs))
+    run = json.load(open(os.path.join(folder, "startup", f"Y-relaycp-k{pairs}.json")))
+    starts = sorted((run.get("spawned_start_cpu_s") or {}).values())
+    start = min(per_relay, statistics.median(starts)) if starts else None
+    phases = relaycp_phases(folder)
+    over_y = probe["copying"] - phases["Y"]["copying"] if "Y" in phases else None
+    return {"cpu_seconds": per_relay, "start_cpu_seconds": start, "pairs": pairs,
+            "copying_seconds_over_y": over_y}
 
-    def model(factor, pairs):
+
+def spawned_model_over_y(binary, lab_options, options, pairs):
+    """The copying seconds the relaycp model adds to Y (3,000 x 64 KiB) with `pairs` spawned
+    pairs, given the lab's options: the probe's own measurement, told back by a model that did
+    not fit it. None where the planner fails."""
+    def seconds(k):
         return plan_json(binary, ["--what-if", "--json", "--file-sizes", f"{Y_FILES}x{PROBE_FILE_BYTES}"]
-                         + boot + options + ["--relaycp-spawned-file-factor", f"{factor:.4f}",
-                                             "--model", "relaycp", "--pairs", str(pairs)])["rows"][0]["seconds"]
-
-    def solved(factor):
-        return {"factor": factor, "copying_seconds_over_y": measured, "pairs": probe["pairs"]}
-
+                         + lab_options + options + ["--model", "relaycp", "--pairs", str(k)])["rows"][0]["seconds"]
     try:
-        alone = model(1.0, 0)
-        low, high = 0.25, 32.0
-        if model(low, probe["pairs"]) - alone >= measured:
-            return solved(low)
-        if model(high, probe["pairs"]) - alone <= measured:
-            return solved(high)
-        for _ in range(12):
-            middle = math.sqrt(low * high)
-            if model(middle, probe["pairs"]) - alone < measured:
-                low = middle
-            else:
-                high = middle
-        return solved(math.sqrt(low * high))
+        return seconds(pairs) - seconds(0)
     except RuntimeError as e:
-        print(f"spawned relays' factor not solved: {e}", file=sys.stderr)
+        print(f"spawned relays' model not run: {e}", file=sys.stderr)
         return None
 
 
@@ -308,8 +309,8 @@ def predict(folder, lab, probe, runs, placements=None):
     the lab's own figures: the dataset's file sizes, node counts, slots, block size, boot
     delay, and the per-host rates the cap probe measured (as `relaycp probe` would have
     recorded them), keyed by (dataset, tool, k); the DistCp fit they used; and the spawned
-    relays' factor of calibrate_spawned_factor (None for each without predictions or without
-    the probes). placements: each dataset's recorded placement (parse.load_placement); a
+    relays' CPU of spawned_cpu with what the model makes of the probe (None for each without
+    predictions or without the probes). placements: each dataset's recorded placement (parse.load_placement); a
     dataset without one is taken as spread evenly."""
     binary = lab.get("relaycp_bin")
     placements = placements or {}
@@ -321,10 +322,13 @@ def predict(folder, lab, probe, runs, placements=None):
     out = {}
     slots = datanodes(lab, "src") * lab["slots_per_node"]
     probe_spawned = spawned_probe(folder, lab)
-    # A spawned relay serves after its host's boot delay and then its own start, as the
-    # start-up probe measured it (on these shared cores, most of a relay's start is waiting
-    # for one).
-    boot = lab["boot_delay_s"] + spawned_start_seconds(probe_spawned)
+    spawned = spawned_cpu(folder, probe_spawned)
+    # A spawned relay serves after its host's boot delay and, on these shared cores, once its
+    # JVM has done its start's CPU (the model's --relaycp-spawned-start-cpu-seconds). A probe
+    # from before that figure was recorded counts its measured start instead.
+    boot = lab["boot_delay_s"]
+    if not spawned or spawned["start_cpu_seconds"] is None:
+        boot += spawned_start_seconds(probe_spawned)
     lab_options = ["--source-nodes", str(datanodes(lab, "src")),
                    "--destination-nodes", str(datanodes(lab, "dst")),
                    "--replication", str(lab["replication"]),
@@ -338,11 +342,14 @@ def predict(folder, lab, probe, runs, placements=None):
                            distcp_map_costs(folder), external * 1e6)
     phases = relaycp_phases(folder)
     options = overhead_options(startup, lab, phases, external * 1e6, fit)
-    spawned = calibrate_spawned_factor(binary, lab_options + ["--distcp-maps", str(slots)], options,
-                                       phases, probe_spawned)
     if spawned:
-        spawned["start_seconds"] = round(spawned_start_seconds(probe_spawned), 2)
-        options += ["--relaycp-spawned-file-factor", f"{spawned['factor']:.3f}"]
+        options += ["--shared-cores", str(lab.get("cores") or 2),
+                    "--relaycp-spawned-cpu-seconds", f"{spawned['cpu_seconds']:.2f}",
+                    "--relaycp-spawned-start-cpu-seconds", f"{spawned['start_cpu_seconds'] or 0:.2f}"]
+        spawned["start_seconds"] = (None if spawned["start_cpu_seconds"] is not None
+                                    else round(spawned_start_seconds(probe_spawned), 2))
+        spawned["model_seconds_over_y"] = spawned_model_over_y(
+            binary, lab_options + ["--distcp-maps", str(slots)], options, spawned["pairs"])
     for ds in sorted({r["dataset"] for r in runs}):
         if not sizes.get(ds):
             continue

@@ -103,9 +103,10 @@ def results_document(lab, probe, runs, startup, spawned, checks_found, targets, 
     """results.json's content."""
     results = {"lab": lab, "probe": probe, "runs": runs, "startup_seconds": startup,
                "hand_relays_L_k0": hand,
-               "spawned_file_factor": ({key: spawned[key] for key in
-                                        ("factor", "copying_seconds_over_y", "start_seconds")
-                                        if key in spawned} if spawned else None),
+               "spawned_cpu": ({key: spawned[key] for key in
+                                ("cpu_seconds", "start_cpu_seconds", "pairs", "copying_seconds_over_y",
+                                 "model_seconds_over_y", "start_seconds")
+                                if key in spawned} if spawned else None),
                "checks": [{"check": c, "passed": ok} for c, ok in checks_found],
                "targets": [{"target": c, "met": ok} for c, ok in targets],
                "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
@@ -302,19 +303,27 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
                f"a map's with every slot busy {fmt(fitted['wide_per_file'], 3)} s, so "
                f"{fmt(fitted['concurrent_files'], 2)} concurrent files (0: no limit).", ""]
     if spawned:
+        start = spawned.get("start_cpu_seconds")
+        over_y, model = spawned.get("copying_seconds_over_y"), spawned.get("model_seconds_over_y")
         md += [f"relaycp copied Y again over {spawned['pairs']} spawned pairs that joined at once "
-               f"(`startup/Y-relaycp-k{spawned['pairs']}.*`): its copying took "
-               f"{spawned['copying_seconds_over_y']:+.1f} s against Y alone, which the relaycp model gives back with a "
-               f"spawned relay paying {fmt(spawned['factor'], 2)} times a datanode relay's cost per file "
-               "(`--relaycp-spawned-file-factor`): a fresh JVM "
-               f"(`{lab.get('spawned_java_opts', '')}`) on the cores every other relay and daemon uses."
-               + (f" Its spawned relays served the copy {spawned['start_seconds']:.1f} s after their hosts "
-                  "were attached; every prediction counts a spawned relay from its boot delay plus that "
-                  "(`--boot-seconds`)." if spawned.get("start_seconds") else ""), ""]
+               f"(`startup/Y-relaycp-k{spawned['pairs']}.*`). Every process on the machine spent "
+               f"{fmt(spawned['cpu_seconds'], 1)} CPU-s more per spawned relay than in Y alone: a fresh "
+               f"JVM (`{lab.get('spawned_java_opts', '')}`) and its host on the {lab.get('cores', 2)} "
+               "cores every other relay and daemon uses (`--shared-cores`, "
+               "`--relaycp-spawned-cpu-seconds`)"
+               + (f", {fmt(start, 2)} CPU-s of it before a relay listened "
+                  "(`--relaycp-spawned-start-cpu-seconds`); every prediction counts a spawned relay "
+                  "from its boot delay and that start on the shared cores." if start is not None else
+                  f"; its relays served {spawned['start_seconds']:.1f} s after their hosts were "
+                  "attached, which every prediction adds to the boot delay (the probe predates the "
+                  "start's CPU being recorded).")
+               + (f" Measured, not fitted: Y's copying took {over_y:+.1f} s with them, and the model "
+                  f"so priced gives {model:+.1f} s." if over_y is not None and model is not None else ""),
+               ""]
     elif (why := spawned_probe_unusable(folder, lab)):
-        md += [f"**The spawned relays' cost per file is not calibrated:** {why}. Every prediction "
-               "with spawned pairs prices a spawned relay's file as a datanode relay's "
-               "(`--relaycp-spawned-file-factor` 1) and counts it from the boot delay alone.", ""]
+        md += [f"**What a spawned relay costs the shared cores is not measured:** {why}. Every "
+               "prediction with spawned pairs counts a spawned relay's CPU as free and its start "
+               "as its boot delay alone.", ""]
     md += [f"- `{c}`" for c in commands]
     md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "
