@@ -417,9 +417,10 @@ spawn_service_stop() {
 # (the planner's --relaycp-spawned-start-cpu-seconds).
 record_start_cpu() {
   local h=$1 pid
-  for _ in $(seq 1800); do
+  # Four looks a second: on the copy's shared cores, more would cost what it measures.
+  for _ in $(seq 720); do
     grep -q "^relaycp relay listening on" "$LAB_DIR/hosts/$h/logs/relay.log" 2>/dev/null && break
-    sleep 0.1
+    sleep 0.25
   done
   pid=$(cat "$LAB_DIR/pids/$h.relay" 2>/dev/null) || return 0
   [[ -r /proc/$pid/stat ]] || return 0
