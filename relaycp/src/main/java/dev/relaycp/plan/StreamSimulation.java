@@ -411,18 +411,23 @@ final class StreamSimulation {
     return Math.max(node.readySeconds(slot), gateOpen + slot * node.staggerSeconds());
   }
 
-  /** The lane-seconds {@code load} has yet to do before it opens its gate; 0 when none is left. */
+  /**
+   * The lane-seconds {@code load} has yet to do before it opens its gate; 0 when it gates no
+   * node or what is left is within rounding (then the gate opens, and no step waits for a
+   * remainder too small to change the load's work left).
+   */
   private static double gateLeft(SharedLoad load, double left) {
     if (load.gatedNode() < 0) {
       return 0;
     }
-    return Math.max(0, load.gateLaneSeconds() - (load.laneSeconds() - left));
+    double toGate = load.gateLaneSeconds() - (load.laneSeconds() - left);
+    return toGate > SECONDS_EPSILON ? toGate : 0;
   }
 
   /** Opens {@code load}'s gate at {@code seconds} if the load has done its gate's work. */
   private static void openGate(SharedLoad load, double left, double[] gateOpen, double seconds) {
     if (load.gatedNode() >= 0 && gateOpen[load.gatedNode()] == Double.POSITIVE_INFINITY
-        && gateLeft(load, left) <= SECONDS_EPSILON) {
+        && gateLeft(load, left) == 0) {
       gateOpen[load.gatedNode()] = seconds;
     }
   }

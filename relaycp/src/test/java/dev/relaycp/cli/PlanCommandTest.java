@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -260,6 +261,23 @@ class PlanCommandTest {
     Run bad = run(concat(smallFiles, "--shared-cores", "-1"));
     assertThat(bad.exitCode()).isEqualTo(3);
     assertThat(bad.output()).contains("shared cores -1.0 must be a finite number of 0 or more");
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aSpawnedStartEndingWithinRoundingOfItsGateDoesNotStallThePlanner() throws Exception {
+    // The WAN lab's S at k = 1 with a 3.5 CPU-s start: the start's end fell a few 1e-14
+    // lane-seconds short of the gate, too little to change the 230 lane-s left, and the
+    // simulation once stepped by that remainder for ever.
+    String[] lab = {"--what-if", "--json", "--source-nodes", "3", "--destination-nodes", "3",
+        "--internal", "42.627MB/s", "--external", "4.732MB/s", "--block-size", "33554432",
+        "--chunk-size", "33554432", "--relaycp-commit-seconds", "0.0009",
+        "--relaycp-verify-seconds", "0.0017", "--relaycp-concurrent-files", "27.2",
+        "--relaycp-start-seconds", "15.6", "--relaycp-file-seconds", "0.301", "--model",
+        "relaycp", "--boot-seconds", "20", "--shared-cores", "2",
+        "--relaycp-spawned-cpu-seconds", "11.95", "--relaycp-spawned-start-cpu-seconds", "3.5",
+        "--file-sizes", "5000x65536", "--pairs", "1"};
+    assertThat(seconds(run(lab))).isBetween(90.0, 110.0);
   }
 
   private static double seconds(Run run) throws Exception {
