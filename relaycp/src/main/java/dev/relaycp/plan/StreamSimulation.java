@@ -298,33 +298,19 @@ final class StreamSimulation {
           loadLanes += sharedLoad.lanes();
         }
       }
+      double asked = inShared + loadLanes;
+      double sharedPace = asked <= sharedLanes ? 1 : sharedLanes / asked;
+      double loadStep = untilLoadEvent(loads, loadLeft, now, sharedPace);
       if (!busy) {
         if (nextTask >= tasks.size()) {
           return now;
         }
-        // Loads go on while every worker waits, up to the next gate one of them opens.
-        double idlePace = loadLanes <= sharedLanes ? 1 : sharedLanes / loadLanes;
-        double until = nextChange;
-        for (int load = 0; load < loads.size(); load++) {
-          SharedLoad sharedLoad = loads.get(load);
-          double toGate = gateLeft(sharedLoad, loadLeft[load]);
-          if (toGate > 0 && sharedLoad.fromSeconds() <= now + SECONDS_EPSILON) {
-            until = Math.min(until, now + toGate / (sharedLoad.lanes() * idlePace));
-          }
-        }
-        for (int load = 0; load < loads.size(); load++) {
-          SharedLoad sharedLoad = loads.get(load);
-          if (loadLeft[load] > 0 && sharedLoad.fromSeconds() <= now + SECONDS_EPSILON) {
-            loadLeft[load] = Math.max(0, loadLeft[load] - (until - now) * sharedLoad.lanes() * idlePace);
-            if (loadLeft[load] <= SECONDS_EPSILON) {
-              loadLeft[load] = 0;
-            }
-            openGate(sharedLoad, loadLeft[load], gateOpen, until);
-          }
-        }
+        // Loads go on while every worker waits.
+        double until = Math.min(nextChange, now + loadStep);
         if (until == Double.POSITIVE_INFINITY) {
           throw new IllegalStateException("tasks remain but no node will ever be ready");
         }
+        advanceLoads(loads, loadLeft, gateOpen, now, until - now, sharedPace);
         now = until;
         continue;
       }
@@ -352,17 +338,7 @@ final class StreamSimulation {
           rate[worker] *= scale;
         }
       }
-      double asked = inShared + loadLanes;
-      double sharedPace = asked <= sharedLanes ? 1 : sharedLanes / asked;
-      double delta = nextChange - now;
-      for (int load = 0; load < loads.size(); load++) {
-        SharedLoad sharedLoad = loads.get(load);
-        if (loadLeft[load] > 0 && sharedLoad.fromSeconds() <= now + SECONDS_EPSILON) {
-          double toGate = gateLeft(sharedLoad, loadLeft[load]);
-          delta = Math.min(delta,
-              (toGate > 0 ? toGate : loadLeft[load]) / (sharedLoad.lanes() * sharedPace));
-        }
-      }
+      double delta = Math.min(nextChange - now, loadStep);
       for (int worker = 0; worker < workers; worker++) {
         if (task[worker] < 0) {
           continue;
@@ -372,16 +348,7 @@ final class StreamSimulation {
             Math.min(
                 delta, fixed[worker] > 0 ? fixed[worker] / pace[worker] : bytes[worker] / rate[worker]);
       }
-      for (int load = 0; load < loads.size(); load++) {
-        SharedLoad sharedLoad = loads.get(load);
-        if (loadLeft[load] > 0 && sharedLoad.fromSeconds() <= now + SECONDS_EPSILON) {
-          loadLeft[load] -= delta * sharedLoad.lanes() * sharedPace;
-          if (loadLeft[load] <= SECONDS_EPSILON) {
-            loadLeft[load] = 0;
-          }
-          openGate(sharedLoad, loadLeft[load], gateOpen, now + delta);
-        }
-      }
+      advanceLoads(loads, loadLeft, gateOpen, now, delta, sharedPace);
       for (int worker = 0; worker < workers; worker++) {
         if (task[worker] < 0) {
           continue;
@@ -403,6 +370,47 @@ final class StreamSimulation {
         }
       }
       now += delta;
+    }
+  }
+
+  /** Whether {@code load} is working at {@code now}: started and not done. */
+  private static boolean running(SharedLoad load, double left, double now) {
+    return left > 0 && load.fromSeconds() <= now + SECONDS_EPSILON;
+  }
+
+  /**
+   * Seconds from {@code now} until a running load opens its gate or ends, each at {@code pace}
+   * of the lanes it asks for; infinite when none runs.
+   */
+  private static double untilLoadEvent(List<SharedLoad> loads, double[] loadLeft, double now,
+      double pace) {
+    double seconds = Double.POSITIVE_INFINITY;
+    for (int load = 0; load < loads.size(); load++) {
+      SharedLoad sharedLoad = loads.get(load);
+      if (running(sharedLoad, loadLeft[load], now)) {
+        double toGate = gateLeft(sharedLoad, loadLeft[load]);
+        seconds = Math.min(seconds,
+            (toGate > 0 ? toGate : loadLeft[load]) / (sharedLoad.lanes() * pace));
+      }
+    }
+    return seconds;
+  }
+
+  /**
+   * Moves every running load {@code seconds} on at {@code pace} of the lanes it asks for, and
+   * opens the gates of those that have done their gate's work.
+   */
+  private static void advanceLoads(List<SharedLoad> loads, double[] loadLeft, double[] gateOpen,
+      double now, double seconds, double pace) {
+    for (int load = 0; load < loads.size(); load++) {
+      SharedLoad sharedLoad = loads.get(load);
+      if (running(sharedLoad, loadLeft[load], now)) {
+        loadLeft[load] -= seconds * sharedLoad.lanes() * pace;
+        if (loadLeft[load] <= SECONDS_EPSILON) {
+          loadLeft[load] = 0;
+        }
+        openGate(sharedLoad, loadLeft[load], gateOpen, now + seconds);
+      }
     }
   }
 
