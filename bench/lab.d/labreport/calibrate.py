@@ -2,7 +2,6 @@
 solved from the start-up probes so that `relaycp plan`'s own models give the probes' seconds
 back, and the planner's predictions for every copy of the run."""
 import math
-import statistics
 import os
 import subprocess
 import json
@@ -267,8 +266,7 @@ def spawned_cpu(folder, probe):
     solved for): every process's CPU seconds (the .cpu files) in Y over the probe's spawned
     pairs less those in Y alone, per spawned relay (two a pair): its JVM's start and warm-up,
     its host's set-up, the driver's share, and what its files cost beyond a datanode relay's;
-    and the median CPU seconds a spawned relay's JVM had spent when it listened
-    (spawned_start_cpu_s, recorded since 2026-11-27 06:30; None before). Returns
+    and the probe's start (parse.spawned_probe's start_cpu), at most that. Returns
     {"cpu_seconds", "start_cpu_seconds", "pairs", "copying_seconds_over_y"}, or None without
     both probes' CPU."""
     if probe is None:
@@ -281,9 +279,7 @@ def spawned_cpu(folder, probe):
             return None
         totals[k] = sum(json.load(open(path))["seconds"].values())
     per_relay = max(0.0, (totals[pairs] - totals[0]) / (2 * pairs))
-    run = json.load(open(os.path.join(folder, "startup", f"Y-relaycp-k{pairs}.json")))
-    starts = sorted((run.get("spawned_start_cpu_s") or {}).values())
-    start = min(per_relay, statistics.median(starts)) if starts else None
+    start = None if probe.get("start_cpu") is None else min(per_relay, probe["start_cpu"])
     phases = relaycp_phases(folder)
     over_y = probe["copying"] - phases["Y"]["copying"] if "Y" in phases else None
     return {"cpu_seconds": per_relay, "start_cpu_seconds": start, "pairs": pairs,

@@ -10,6 +10,7 @@ import functools
 import glob
 import json
 import os
+import statistics
 
 from labreport import flow, links
 
@@ -359,10 +360,12 @@ def spawned_serving(run):
 
 def spawned_probe(folder, lab):
     """The last start-up probe: relaycp's Y over every datanode route and spawned pairs that
-    joined at once (startup/Y-relaycp-k<pairs>.*), as {"pairs", "copying", "join", "serving"}:
-    copying is relaycp's copying phase, join the seconds from the copy's start until the last
-    spawned host was attached, serving until its relay served the copy (spawned_serving; None
-    where the summary does not say). None where the run has none (before 2026-11-23 18:00), or
+    joined at once (startup/Y-relaycp-k<pairs>.*), as {"pairs", "copying", "join", "serving",
+    "start_cpu"}: copying is relaycp's copying phase, join the seconds from the copy's start
+    until the last spawned host was attached, serving until its relay served the copy
+    (spawned_serving; None where the summary does not say), start_cpu the median CPU seconds a
+    spawned relay's JVM had spent when it listened (spawned_start_cpu_s, recorded since
+    2026-11-27 06:30; None before). None where the run has none (before 2026-11-23 18:00), or
     where the probe cannot be used (spawned_probe_unusable)."""
     pairs = lab.get("spawned_probe_pairs") or 0
     run = _spawned_probe_run(folder, pairs)
@@ -371,7 +374,12 @@ def spawned_probe(folder, lab):
     up = run["spawned_up_at"]
     return {"pairs": pairs, "copying": run["relaycp_summary"]["phaseSeconds"]["copying"],
             "join": max(0.0, max(up.values()) - run["started_at"]),
-            "serving": spawned_serving(run)}
+            "serving": spawned_serving(run), "start_cpu": _median(run.get("spawned_start_cpu_s"))}
+
+
+def _median(by_host):
+    values = sorted((by_host or {}).values())
+    return statistics.median(values) if values else None
 
 
 def spawned_probe_unusable(folder, lab):

@@ -177,6 +177,7 @@ def test_a_spawned_relay_serves_from_its_routes_joining_in_the_labs_clock(tmp_pa
     startup.mkdir()
     run = {"exit_code": 0, "started_at": 1000.0, "wall_seconds": 62.0,
            "spawned_up_at": {"src-sp1": 1003.6, "dst-sp1": 1003.7},
+           "spawned_start_cpu_s": {"src-sp1": 3.1, "dst-sp1": 3.5},
            "relaycp_summary": {"seconds": 60.0, "routesDropped": 0,
                                "phaseSeconds": {"copying": 43.7},
                                "routeRates": [{"route": 0, "joinedSeconds": 16.7},
@@ -189,6 +190,8 @@ def test_a_spawned_relay_serves_from_its_routes_joining_in_the_labs_clock(tmp_pa
     # clock, 26.9 s after the host was attached at 3.7 s.
     assert probe["join"] == pytest.approx(3.7)
     assert probe["serving"] == pytest.approx(30.6)
+    # Its two JVMs had spent 3.1 and 3.5 CPU-s when they listened.
+    assert probe["start_cpu"] == pytest.approx(3.3)
     assert parse.spawned_start_seconds(probe) == pytest.approx(26.9)
     assert parse.spawned_start_seconds(None) == 0.0
     run["relaycp_summary"]["routeRates"].pop()
@@ -212,4 +215,5 @@ def test_a_spawned_probe_that_dropped_a_route_is_not_used_and_says_why(tmp_path)
     (startup / "Y-relaycp-k2.json").write_text(json.dumps(run))
     assert parse.spawned_probe_unusable(str(tmp_path), lab) is None
     assert parse.spawned_probe(str(tmp_path), lab)["copying"] == 72.6
+    assert parse.spawned_probe(str(tmp_path), lab)["start_cpu"] is None
     assert parse.spawned_probe_unusable(str(tmp_path), {"spawned_probe_pairs": 3}) is None
