@@ -75,7 +75,7 @@ public final class Planner {
               distcpSeconds / estimate.seconds(),
               sequentialSeconds / estimate.seconds()));
     }
-    Choice choice = choose(rows, constraints);
+    Choice choice = choose(rows, constraints, whatRelaysCost(input, model));
     PretestAdvice pretest = pretest(input, model, choice.row().pairs(), constraints.externalSpread());
     return new Plan(
         model.name(), input.machine(), rows, choice.row(), choice.reason(), pretest,
@@ -85,7 +85,28 @@ public final class Planner {
   /** A chosen row and why. */
   record Choice(PlanRow row, String reason) {}
 
-  static Choice choose(List<PlanRow> rows, Constraints constraints) {
+  /**
+   * What a spawned pair costs the copy before it pays, in the words of the plan's reason: its
+   * boot and the internal transfers everywhere, and where the relaycp model puts the hosts on
+   * shared cores, the CPU each spawned relay takes from the copy's file work.
+   */
+  static String whatRelaysCost(PlanInput input, CopyModel model) {
+    SharedCores cores = input.relaycp().sharedCores();
+    if (model instanceof RelaycpModel && cores.cores() > 0 && cores.spawnedCpuSeconds() > 0) {
+      String count =
+          cores.cores() == Math.rint(cores.cores())
+              ? String.valueOf((long) cores.cores())
+              : String.format(Locale.ROOT, "%.2f", cores.cores());
+      return String.format(
+          Locale.ROOT,
+          "their boot time, the %.1f CPU-s each spawned relay takes from the copy's work on the"
+              + " %s cores all hosts share, and the internal transfers",
+          cores.spawnedCpuSeconds(), count);
+    }
+    return "their boot time and the internal transfers";
+  }
+
+  static Choice choose(List<PlanRow> rows, Constraints constraints, String whatRelaysCost) {
     Predicate<PlanRow> withinBudget =
         row -> constraints.budgetDollars().isEmpty()
             || row.dollars() <= constraints.budgetDollars().getAsDouble() + TIE;
@@ -124,9 +145,8 @@ public final class Planner {
         relaysCannotPay && candidates.size() > 1
             ? String.format(
                 Locale.ROOT,
-                "; no p above %d is faster: relays cannot pay back their boot time and the"
-                    + " internal transfers on this copy",
-                first.pairs())
+                "; no p above %d is faster: relays cannot pay back %s on this copy",
+                first.pairs(), whatRelaysCost)
             : "";
     switch (constraints.objective()) {
       case FASTEST: {

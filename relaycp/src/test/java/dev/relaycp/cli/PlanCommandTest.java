@@ -263,21 +263,42 @@ class PlanCommandTest {
     assertThat(bad.output()).contains("shared cores -1.0 must be a finite number of 0 or more");
   }
 
+  /** The WAN lab's S (5,000 files of 64 KiB) as its report priced it. */
+  private static final String[] LAB_SMALL_FILES = {"--what-if", "--json", "--source-nodes", "3",
+      "--destination-nodes", "3", "--internal", "42.627MB/s", "--external", "4.732MB/s",
+      "--block-size", "33554432", "--chunk-size", "33554432", "--relaycp-commit-seconds", "0.0009",
+      "--relaycp-verify-seconds", "0.0017", "--relaycp-concurrent-files", "27.2",
+      "--relaycp-start-seconds", "15.6", "--relaycp-file-seconds", "0.301", "--model", "relaycp",
+      "--boot-seconds", "20", "--file-sizes", "5000x65536"};
+
+  /** The lab's two cores and what a spawned relay cost them in its start-up probe. */
+  private static final String[] LAB_SHARED_CORES = {"--shared-cores", "2",
+      "--relaycp-spawned-cpu-seconds", "11.95"};
+
   @Test
   @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aSpawnedStartEndingWithinRoundingOfItsGateDoesNotStallThePlanner() throws Exception {
-    // The WAN lab's S at k = 1 with a 3.5 CPU-s start: the start's end fell a few 1e-14
-    // lane-seconds short of the gate, too little to change the 230 lane-s left, and the
-    // simulation once stepped by that remainder for ever.
-    String[] lab = {"--what-if", "--json", "--source-nodes", "3", "--destination-nodes", "3",
-        "--internal", "42.627MB/s", "--external", "4.732MB/s", "--block-size", "33554432",
-        "--chunk-size", "33554432", "--relaycp-commit-seconds", "0.0009",
-        "--relaycp-verify-seconds", "0.0017", "--relaycp-concurrent-files", "27.2",
-        "--relaycp-start-seconds", "15.6", "--relaycp-file-seconds", "0.301", "--model",
-        "relaycp", "--boot-seconds", "20", "--shared-cores", "2",
-        "--relaycp-spawned-cpu-seconds", "11.95", "--relaycp-spawned-start-cpu-seconds", "3.5",
-        "--file-sizes", "5000x65536", "--pairs", "1"};
-    assertThat(seconds(run(lab))).isBetween(90.0, 110.0);
+    // With a 3.5 CPU-s start at k = 1 the start's end fell a few 1e-14 lane-seconds short of
+    // the gate, too little to change the 230 lane-s left, and the simulation once stepped by
+    // that remainder for ever.
+    assertThat(seconds(run(concat(concat(LAB_SMALL_FILES, LAB_SHARED_CORES),
+        "--relaycp-spawned-start-cpu-seconds", "3.5", "--pairs", "1")))).isBetween(90.0, 110.0);
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void onSharedCoresThePlanSaysTheSpawnedRelaysCpuIsWhatTheyCannotPayBack() throws Exception {
+    Run run = run(concat(concat(LAB_SMALL_FILES, LAB_SHARED_CORES),
+        "--relaycp-spawned-start-cpu-seconds", "3.5", "--pairs", "0-3", "--objective", "fastest"));
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    JsonNode chosen = json(run).get("chosen");
+    assertThat(chosen.get("pairs").asInt()).isZero();
+    assertThat(chosen.get("reason").asText()).endsWith("no p above 0 is faster: relays cannot pay"
+        + " back their boot time, the 12.0 CPU-s each spawned relay takes from the copy's work on"
+        + " the 2 cores all hosts share, and the internal transfers on this copy");
+    Run ownCores = run(concat(LAB_SMALL_FILES, "--pairs", "0-3", "--objective", "fastest"));
+    assertThat(ownCores.exitCode()).as(ownCores.output()).isZero();
+    assertThat(json(ownCores).get("chosen").get("reason").asText()).doesNotContain("cores");
   }
 
   private static double seconds(Run run) throws Exception {
