@@ -647,10 +647,23 @@ public final class YarnRelays implements RelayProvisioner {
     if (monitor != null) {
       monitor.interrupt();
     }
+    // The sites close side by side: in a shutdown hook, which Hadoop cuts off after
+    // hadoop.service.shutdown.timeout, one slow ResourceManager must not leave the other
+    // site's application running.
+    CompletableFuture<Void> destinationClosed = CompletableFuture.runAsync(destination::close,
+        task -> {
+          Thread closing = new Thread(task, "yarn-relays-close-dst");
+          closing.setDaemon(true);
+          closing.start();
+        });
     try {
-      destination.close();
-    } finally {
       source.close();
+    } finally {
+      try {
+        destinationClosed.join();
+      } catch (CompletionException e) {
+        LOG.warn("Cannot close the destination's relays: {}", e.getCause().toString());
+      }
       if (!ShutdownHookManager.get().isShutdownInProgress()) {
         ShutdownHookManager.get().removeShutdownHook(shutdownHook);
       }

@@ -491,9 +491,13 @@ final class YarnSite implements AutoCloseable {
   }
 
   /**
-   * Unregisters the ApplicationMaster (which ends the application and its containers), kills
-   * the application if that failed, and removes the staging folder, whose heartbeat going away
-   * also tells any relay still running to stop. Safe to call more than once.
+   * Removes the staging folder, whose heartbeat going away tells any relay still running to
+   * stop, then unregisters the ApplicationMaster (which ends the application and its
+   * containers) and kills the application if that failed. Safe to call more than once.
+   *
+   * <p>The folder goes first: it is one call to the file system, while the ResourceManager's
+   * calls can take seconds on a loaded cluster, and a shutdown hook that runs out of time
+   * must not leave the relay jar and the secret behind.
    */
   @Override
   public void close() {
@@ -503,6 +507,7 @@ final class YarnSite implements AutoCloseable {
       }
       closing = true;
     }
+    deleteQuietly(fileSystem, stagingDirectory);
     boolean unregistered = false;
     if (nodeManagers != null) {
       for (Container container : running.values()) {
@@ -533,7 +538,6 @@ final class YarnSite implements AutoCloseable {
       }
     }
     yarnClient.stop();
-    deleteQuietly(fileSystem, stagingDirectory);
     siteTokens.close();
     LOG.info("{} site: application {} ended, {} relays launched", site, applicationId, launched);
   }
