@@ -26,9 +26,10 @@ import java.util.List;
  * slots. Each map pays a task start-up, then copies its entries one after another, each with a
  * per-file cost; beyond {@code concurrentFiles} maps paying it at once, they
  * share it ({@link DistcpSettings}). A map writes as a remote HDFS client, so the destination's
- * namenode puts each block on a datanode of its choice, at random: a map moves at the expected
- * least of its share of its node's WAN cap and its share of a random destination node's cap
- * ({@link StreamSimulation#expectedShare}). The sum is held under what the hosts can move
+ * namenode puts each block on a datanode of its choice, at random, and the map keeps it for the
+ * block: the maps on a node move at that node's long-run rate when every map's pipeline shares
+ * its node's WAN cap and its datanode's cap fairly ({@link RemoteWriterPipelines}), which leaves
+ * some datanodes idle while others are crowded. The sum is held under what the hosts can move
  * together, a maximum flow over their links ({@link HostFlow}): a map on a node that does not
  * hold its file's blocks fetches them over the holder's link, which also carries the holder's
  * own WAN traffic, and the bytes are where the source's {@link Site#placement} puts them. The

@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A fluid simulation of workers pulling tasks from one queue, shared by the relaycp model
@@ -21,12 +23,13 @@ import java.util.List;
  * <p>Two options follow the tools' own rules. With {@code holdBack}, a node that already has a
  * task takes another only while more tasks wait than there are nodes (as a relaycp route does),
  * so nodes that become ready late still find work. With {@link Destinations}, each worker's
- * bytes land on one of that many receiving nodes chosen at random (DistCp's maps write as remote
- * HDFS clients, so the destination's namenode picks each block's datanode); a worker then moves
- * at the expected least of its node's share and its receiving node's share, see {@link
- * #expectedShare}. With a number of shared lanes, a step's delay may be marked shared: work on
- * machinery every worker uses (a namenode, the cluster's cores), of which that many workers can
- * do at full speed at once; when more are in a shared delay, they split the lanes equally.
+ * bytes land on one of that many receiving nodes chosen at random for each block (DistCp's maps
+ * write as remote HDFS clients, so the destination's namenode picks each block's datanode); the
+ * workers on a node then move together at that node's long-run rate under those draws, see
+ * {@link RemoteWriterPipelines}. With a number of shared lanes, a step's delay may be marked
+ * shared: work on machinery every worker uses (a namenode, the cluster's cores), of which that
+ * many workers can do at full speed at once; when more are in a shared delay, they split the
+ * lanes equally.
  * {@link SharedLoad}s are work on those lanes that no worker does (a JVM starting on the same
  * cores): each asks for its number of lanes, and when the workers in a shared delay and the
  * loads ask for more lanes than there are, every one gets the same fraction of what it asks.
@@ -119,7 +122,7 @@ final class StreamSimulation {
   /** From {@code fromSeconds} on, the sum of all rates is at most {@code capBytesPerSecond}. */
   record CapChange(double fromSeconds, double capBytesPerSecond) {}
 
-  /** Receiving nodes picked at random for each worker's bytes, each able to take {@code cap}. */
+  /** Receiving nodes, one picked at random for each block a worker writes, each taking a cap. */
   record Destinations(int nodes, double capBytesPerSecond) {
     Destinations {
       if (nodes < 1 || !(capBytesPerSecond > 0)) {
@@ -228,6 +231,9 @@ final class StreamSimulation {
             sharedLoad.gateLaneSeconds() > 0 ? Double.POSITIVE_INFINITY : sharedLoad.fromSeconds();
       }
     }
+    // Each node's rate under random receivers, by how many workers move on every node.
+    Map<List<Integer>, double[]> remoteRates = new HashMap<>();
+    double[] nodeCaps = nodes.stream().mapToDouble(Node::capBytesPerSecond).toArray();
     int nextTask = 0;
     int capIndex = 0;
     double now = 0;
@@ -314,20 +320,19 @@ final class StreamSimulation {
         now = until;
         continue;
       }
-      int allMoving = 0;
-      for (int count : moving) {
-        allMoving += count;
-      }
+      double[] nodeRates =
+          destinations == null
+              ? nodeCaps
+              : remoteRates.computeIfAbsent(
+                  Arrays.stream(moving).boxed().toList(),
+                  key -> RemoteWriterPipelines.nodeRates(
+                      nodeCaps, moving, destinations.nodes(), destinations.capBytesPerSecond()));
       double total = 0;
       for (int worker = 0; worker < workers; worker++) {
         rate[worker] = 0;
         if (task[worker] >= 0 && fixed[worker] <= 0 && bytes[worker] > 0) {
           int node = workerNode.get(worker);
-          double cap = nodes.get(node).capBytesPerSecond();
-          rate[worker] =
-              destinations == null
-                  ? cap / moving[node]
-                  : expectedShare(cap, moving[node], allMoving, destinations);
+          rate[worker] = nodeRates[node] / moving[node];
           total += rate[worker];
         }
       }
@@ -438,34 +443,6 @@ final class StreamSimulation {
         && gateLeft(load, left) == 0) {
       gateOpen[load.gatedNode()] = seconds;
     }
-  }
-
-  /**
-   * The expected rate of one of {@code onNode} workers sharing a node of {@code cap} when all
-   * {@code moving} workers each write to a receiving node picked uniformly at random: the least
-   * of its share of its own node and its share of its receiving node, which the other {@code
-   * moving - 1} workers pick too with probability 1 / nodes each (binomially). Bandwidth a
-   * worker leaves unused on a crowded receiver is not handed to others, as TCP flows capped
-   * elsewhere do not take it up at once.
-   */
-  static double expectedShare(double cap, int onNode, int moving, Destinations destinations) {
-    double own = cap / onNode;
-    double receiver = destinations.capBytesPerSecond();
-    int others = moving - 1;
-    if (destinations.nodes() == 1) {
-      return Math.min(own, receiver / moving);
-    }
-    double p = 1.0 / destinations.nodes();
-    double logPmf = others * Math.log1p(-p);
-    double logRatio = Math.log(p / (1 - p));
-    double expected = 0;
-    for (int sharing = 0; sharing <= others; sharing++) {
-      if (sharing > 0) {
-        logPmf += Math.log((double) (others - sharing + 1) / sharing) + logRatio;
-      }
-      expected += Math.exp(logPmf) * Math.min(own, receiver / (1 + sharing));
-    }
-    return expected;
   }
 
   /**

@@ -10,22 +10,6 @@ import org.junit.jupiter.api.Test;
 
 class StreamSimulationTest {
   @Test
-  void sixMapsOnThreeNodesWritingToThreeRandomDatanodes() {
-    // A map shares its node with one other (1/2 of the cap) and its datanode with X of the 5
-    // others, X binomial(5, 1/3): P(X) = 32, 80, 80, 40, 10, 1 (/243); it gets the least of 1/2
-    // and 1/(1 + X): (112 x 1/2 + 80/3 + 40/4 + 10/5 + 1/6) / 243 = 94.8333 / 243 of the cap.
-    double share =
-        StreamSimulation.expectedShare(1, 2, 6, new StreamSimulation.Destinations(3, 1));
-    assertThat(share).isCloseTo((56 + 80.0 / 3 + 10 + 2 + 1.0 / 6) / 243, within(1e-12));
-  }
-
-  @Test
-  void oneDestinationIsSharedByEveryone() {
-    assertThat(StreamSimulation.expectedShare(10, 1, 4, new StreamSimulation.Destinations(1, 20)))
-        .isCloseTo(5, within(1e-12));
-  }
-
-  @Test
   void aByteWindowLeavesTasksForNodesThatJoinLate() {
     // 20 tasks of 10 bytes; node 0 (10 B/s) from 0 s, two more from 10 s. Window 20 bytes: node 0
     // holds 2 tasks at 5 B/s, 10 done by 10 s. At 10 s the three nodes take 2 each (2 s); at
