@@ -82,8 +82,8 @@ public record DistcpModel() implements CopyModel {
         : joinedNodesCaps(source, destination, machine, pairs, joinSeconds);
     // Added destination nodes are counted from the start and at the datanodes' WAN rate.
     StreamSimulation.Destinations destinations =
-        new StreamSimulation.Destinations(
-            destination.nodes() + pairs, destination.external().bytesPerSecond());
+        new StreamSimulation.Destinations(destination.nodes() + pairs,
+            destination.external().bytesPerSecond(), destination.replicasWritten());
     double data;
     if (settings.strategy() == DistcpSettings.Strategy.DYNAMIC) {
       List<List<StreamSimulation.Step>> chunks = dynamicChunks(input.workload(), settings);

@@ -21,9 +21,19 @@ import java.util.SplittableRandom;
  * drawing every instant independently (binomially) would say 1/256. Source caps break that
  * closed form, so the rates are simulated: pipelines with random phases, a fixed number of block
  * completions from a fixed seed, so the same input always gives the same rates.
+ *
+ * <p>The namenode does not draw from every datanode: by default ({@code
+ * dfs.namenode.redundancy.considerLoad}) it passes over one whose transfers (xceivers) number
+ * more than {@value #CONSIDER_LOAD_FACTOR} times the average, which keeps a few datanodes from
+ * holding most pipelines. Every datanode of a pipeline counts one, so with as many replicas as
+ * datanodes all count the same and nothing is passed over: replication 3 on three datanodes
+ * idles more than replication 1.
  */
 final class RemoteWriterPipelines {
   private static final long SEED = 0x5EEDL;
+
+  /** HDFS's {@code dfs.namenode.redundancy.considerLoad.factor} default. */
+  static final double CONSIDER_LOAD_FACTOR = 2.0;
   private static final double EPSILON = 1e-12;
 
   /**
@@ -39,14 +49,18 @@ final class RemoteWriterPipelines {
   /**
    * Each source node's long-run rate when {@code writers[i]} writers on node {@code i} (a cap of
    * {@code sourceCaps[i]}) write blocks to {@code datanodes} datanodes of {@code datanodeCap}
-   * each, picked at random per block. A node without writers gets 0.
+   * each, picked at random per block for pipelines of {@code replicas} datanodes (at most all
+   * of them). A node without writers gets 0.
    */
-  static double[] nodeRates(double[] sourceCaps, int[] writers, int datanodes, double datanodeCap) {
+  static double[] nodeRates(double[] sourceCaps, int[] writers, int datanodes, double datanodeCap,
+      int replicas) {
     requireNonNull(sourceCaps, "sourceCaps is null");
     requireNonNull(writers, "writers is null");
-    if (sourceCaps.length != writers.length || datanodes < 1 || !(datanodeCap > 0)) {
+    if (sourceCaps.length != writers.length || datanodes < 1 || !(datanodeCap > 0)
+        || replicas < 1) {
       throw new IllegalArgumentException(sourceCaps.length + " source caps, " + writers.length
-          + " writer counts, " + datanodes + " datanodes at " + datanodeCap);
+          + " writer counts, " + datanodes + " datanodes at " + datanodeCap + ", " + replicas
+          + " replicas");
     }
     int pipelines = 0;
     for (int node = 0; node < writers.length; node++) {
@@ -68,10 +82,13 @@ final class RemoteWriterPipelines {
       }
     }
     SplittableRandom random = new SplittableRandom(SEED);
+    int[][] members = new int[pipelines][Math.min(replicas, datanodes)];
+    int[] load = new int[datanodes];
     int[] datanode = new int[pipelines];
     double[] left = new double[pipelines];
     for (int pipeline = 0; pipeline < pipelines; pipeline++) {
-      datanode[pipeline] = random.nextInt(datanodes);
+      Arrays.fill(members[pipeline], -1);
+      datanode[pipeline] = choose(members[pipeline], load, random);
       left[pipeline] = 1 - random.nextDouble();
     }
     // One block is a unit of work; rates are in units of the datanode cap.
@@ -104,7 +121,7 @@ final class RemoteWriterPipelines {
           moved[source[pipeline]] += work;
         }
         if (left[pipeline] <= EPSILON) {
-          datanode[pipeline] = random.nextInt(datanodes);
+          datanode[pipeline] = choose(members[pipeline], load, random);
           left[pipeline] = 1;
           done++;
         }
@@ -125,6 +142,55 @@ final class RemoteWriterPipelines {
       rates[node] = sum / alike / time * datanodeCap;
     }
     return rates;
+  }
+
+  /**
+   * A new pipeline in place of {@code pipeline}'s old one, as the namenode chooses it: each
+   * datanode at random among those not above {@value #CONSIDER_LOAD_FACTOR} times the average
+   * load (any, where that passes over all), none twice. Updates {@code load}; returns the first.
+   */
+  private static int choose(int[] pipeline, int[] load, SplittableRandom random) {
+    for (int member : pipeline) {
+      if (member >= 0) {
+        load[member]--;
+      }
+    }
+    Arrays.fill(pipeline, -1);
+    int total = 0;
+    for (int count : load) {
+      total += count;
+    }
+    double most = CONSIDER_LOAD_FACTOR * total / load.length;
+    int[] candidates = new int[load.length];
+    for (int member = 0; member < pipeline.length; member++) {
+      int count = 0;
+      for (int node = 0; node < load.length; node++) {
+        if (!contains(pipeline, node) && (total == 0 || load[node] <= most)) {
+          candidates[count++] = node;
+        }
+      }
+      if (count == 0) {
+        for (int node = 0; node < load.length; node++) {
+          if (!contains(pipeline, node)) {
+            candidates[count++] = node;
+          }
+        }
+      }
+      pipeline[member] = candidates[random.nextInt(count)];
+    }
+    for (int member : pipeline) {
+      load[member]++;
+    }
+    return pipeline[0];
+  }
+
+  private static boolean contains(int[] values, int value) {
+    for (int each : values) {
+      if (each == value) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -122,11 +122,15 @@ final class StreamSimulation {
   /** From {@code fromSeconds} on, the sum of all rates is at most {@code capBytesPerSecond}. */
   record CapChange(double fromSeconds, double capBytesPerSecond) {}
 
-  /** Receiving nodes, one picked at random for each block a worker writes, each taking a cap. */
-  record Destinations(int nodes, double capBytesPerSecond) {
+  /**
+   * Receiving nodes, one picked at random for each block a worker writes, each taking a cap;
+   * each block's pipeline holds {@code replicas} of them.
+   */
+  record Destinations(int nodes, double capBytesPerSecond, int replicas) {
     Destinations {
-      if (nodes < 1 || !(capBytesPerSecond > 0)) {
-        throw new IllegalArgumentException("destinations " + nodes + " at " + capBytesPerSecond);
+      if (nodes < 1 || !(capBytesPerSecond > 0) || replicas < 1) {
+        throw new IllegalArgumentException("destinations " + nodes + " at " + capBytesPerSecond
+            + " with " + replicas + " replicas");
       }
     }
   }
@@ -326,7 +330,8 @@ final class StreamSimulation {
               : remoteRates.computeIfAbsent(
                   Arrays.stream(moving).boxed().toList(),
                   key -> RemoteWriterPipelines.nodeRates(
-                      nodeCaps, moving, destinations.nodes(), destinations.capBytesPerSecond()));
+                      nodeCaps, moving, destinations.nodes(), destinations.capBytesPerSecond(),
+                      destinations.replicas()));
       double total = 0;
       for (int worker = 0; worker < workers; worker++) {
         rate[worker] = 0;
