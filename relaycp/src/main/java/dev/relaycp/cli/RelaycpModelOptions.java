@@ -67,6 +67,19 @@ public final class RelaycpModelOptions {
           + " relay spends before it serves (default: ${DEFAULT-VALUE}).")
   double spawnedStartCpuSeconds = 0;
 
+  @Option(names = "--relaycp-spawned-cpu-files", paramLabel = "FILES",
+      description = "With --shared-cores: the files a route over which"
+          + " --relaycp-spawned-cpu-seconds was measured; a copy with fewer files a route pays"
+          + " its start and that share of the rest (its warm-up). 0: every copy pays all of it"
+          + " (default: ${DEFAULT-VALUE}).")
+  double spawnedCpuFiles = 0;
+
+  @Option(names = "--cpu-seconds-per-gb", paramLabel = "SECONDS",
+      description = "With --shared-cores: the CPU seconds every GB (10^9 bytes) copied costs"
+          + " the shared cores, over every process that touches it (relays, datanodes, driver)"
+          + " (default: ${DEFAULT-VALUE}, bytes cost none).")
+  double cpuSecondsPerGigabyte = 0;
+
   @Option(names = "--relaycp-verify-seconds", paramLabel = "SECONDS",
       description = "relaycp's verification cost per file: comparing the two clusters'"
           + " checksums, with the driver's requests in parallel (default: ${DEFAULT-VALUE}).")
@@ -88,6 +101,8 @@ public final class RelaycpModelOptions {
         .withConcurrentFiles(concurrentFiles)
         .withSpawnedFileCostFactor(spawnedFileFactor)
         .withCompressionRatio(compressionRatio)
-        .withSharedCores(new SharedCores(sharedCores, spawnedCpuSeconds, spawnedStartCpuSeconds));
+        .withSharedCores(SharedCores.of(sharedCores, spawnedCpuSeconds, spawnedStartCpuSeconds)
+            .withSpawnedCpuFiles(spawnedCpuFiles)
+            .withCpuSecondsPerByte(cpuSecondsPerGigabyte / 1e9));
   }
 }

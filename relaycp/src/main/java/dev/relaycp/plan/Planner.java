@@ -97,11 +97,18 @@ public final class Planner {
           cores.cores() == Math.rint(cores.cores())
               ? String.valueOf((long) cores.cores())
               : String.format(Locale.ROOT, "%.2f", cores.cores());
+      // The first spawned pair's relays: each warms up on the files its route copies.
+      double filesPerRoute =
+          (double) input.workload().fileCount() / (input.source().nodes() + 1);
+      String bytes = cores.cpuSecondsPerByte() > 0
+          ? String.format(Locale.ROOT, " (where its bytes cost %.0f CPU-s per GB)",
+              cores.cpuSecondsPerByte() * 1e9)
+          : "";
       return String.format(
           Locale.ROOT,
           "their boot time, the %.1f CPU-s each spawned relay takes from the copy's work on the"
-              + " %s cores all hosts share, and the internal transfers",
-          cores.spawnedCpuSeconds(), count);
+              + " %s cores all hosts share%s, and the internal transfers",
+          cores.spawnedCpuSecondsFor(filesPerRoute), count, bytes);
     }
     return "their boot time and the internal transfers";
   }

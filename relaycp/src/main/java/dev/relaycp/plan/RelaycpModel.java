@@ -32,7 +32,11 @@ import java.util.List;
  *
  * <p>Where the hosts share cores ({@link RelaycpSettings#sharedCores}), each spawned relay's
  * CPU is work on the file work's lanes from the data phase's start, and its route serves once
- * its start is done and its host is up: the shared cores' split decides when.
+ * its start is done and its host is up: the shared cores' split decides when. Its warm-up
+ * counts in proportion to the copy's files a route ({@link SharedCores#spawnedCpuSecondsFor}).
+ * The bytes moving ask for their CPU on the same lanes, so a copy of large files on few cores
+ * goes no faster than the cores can carry its bytes; where the file work's lanes are not
+ * limited, the bytes are held under that rate alone.
  *
  * <p>Money: the 2p spawned VMs each run from t = 0 to the end of the data phase, billed by
  * their machine type's granularity and minimum, plus egress for every byte.
@@ -78,15 +82,18 @@ public record RelaycpModel() implements CopyModel {
           new StreamSimulation.Node(spawnedRate, joinSeconds, atOnce,
               window, stagger * settings.spawnedFileCostFactor(), settings.spawnedFileCostFactor()));
     }
+    double coresLimit = coresLimit(settings);
     List<StreamSimulation.CapChange> caps = new ArrayList<>();
-    caps.add(new StreamSimulation.CapChange(0,
-        hostLimit(source, destination, joinSeconds == 0 ? pairs : 0, machine, ratio, atOnce)));
+    caps.add(new StreamSimulation.CapChange(0, Math.min(coresLimit,
+        hostLimit(source, destination, joinSeconds == 0 ? pairs : 0, machine, ratio, atOnce))));
     if (joinSeconds > 0 && pairs > 0) {
-      caps.add(new StreamSimulation.CapChange(joinSeconds,
-          hostLimit(source, destination, pairs, machine, ratio, atOnce)));
+      caps.add(new StreamSimulation.CapChange(joinSeconds, Math.min(coresLimit,
+          hostLimit(source, destination, pairs, machine, ratio, atOnce))));
     }
+    double filesPerRoute = (double) workload.fileCount() / (source.nodes() + pairs);
     double data = StreamSimulation.run(relays, chunks, caps, null, true, settings.fileLanes(),
-        spawnedLoads(settings, source.nodes(), pairs));
+        spawnedLoads(settings, source.nodes(), pairs, filesPerRoute),
+        settings.sharedCores().cpuSecondsPerByte() * settings.lanesPerSharedCore());
     double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
     double dollars =
         2 * pairs * machine.dollarsFor(before + data)
@@ -101,19 +108,34 @@ public record RelaycpModel() implements CopyModel {
    * done their start's share, and not before their hosts are up.
    */
   private static List<StreamSimulation.SharedLoad> spawnedLoads(
-      RelaycpSettings settings, int datanodeRelays, int pairs) {
+      RelaycpSettings settings, int datanodeRelays, int pairs, double filesPerRoute) {
     double lanesPerCore = settings.lanesPerSharedCore();
     SharedCores cores = settings.sharedCores();
     if (lanesPerCore == 0 || cores.spawnedCpuSeconds() == 0) {
       return List.of();
     }
+    double cpuSeconds = cores.spawnedCpuSecondsFor(filesPerRoute);
     List<StreamSimulation.SharedLoad> loads = new ArrayList<>();
     for (int pair = 0; pair < pairs; pair++) {
-      loads.add(new StreamSimulation.SharedLoad(0, 2 * cores.spawnedCpuSeconds() * lanesPerCore,
+      loads.add(new StreamSimulation.SharedLoad(0, 2 * cpuSeconds * lanesPerCore,
           2 * lanesPerCore, datanodeRelays + pair,
           2 * cores.spawnedStartCpuSeconds() * lanesPerCore));
     }
     return loads;
+  }
+
+  /**
+   * The most file bytes a second the shared cores carry when the file work's lanes are not
+   * limited (with lanes, the bytes ask for their CPU on them instead); infinite where bytes
+   * cost no shared CPU.
+   */
+  private static double coresLimit(RelaycpSettings settings) {
+    SharedCores cores = settings.sharedCores();
+    if (cores.cores() == 0 || cores.cpuSecondsPerByte() == 0
+        || settings.lanesPerSharedCore() > 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return cores.cores() / cores.cpuSecondsPerByte();
   }
 
   /**

@@ -31,8 +31,10 @@ import java.util.Map;
  * many workers can do at full speed at once; when more are in a shared delay, they split the
  * lanes equally.
  * {@link SharedLoad}s are work on those lanes that no worker does (a JVM starting on the same
- * cores): each asks for its number of lanes, and when the workers in a shared delay and the
- * loads ask for more lanes than there are, every one gets the same fraction of what it asks.
+ * cores): each asks for its number of lanes. Where the lanes are cores that bytes cost too,
+ * the bytes moving ask for {@code laneSecondsPerByte} lanes per byte a second. When the workers
+ * in a shared delay, the loads and the bytes ask for more lanes than there are, every one gets
+ * the same fraction of what it asks.
  */
 final class StreamSimulation {
   private static final double BYTES_EPSILON = 1e-3;
@@ -184,9 +186,30 @@ final class StreamSimulation {
       boolean holdBack,
       double sharedLanes,
       List<SharedLoad> loads) {
+    return run(nodes, tasks, caps, destinations, holdBack, sharedLanes, loads, 0);
+  }
+
+  /**
+   * As {@link #run(List, List, List, Destinations, boolean, double, List)}, with each byte
+   * moved costing {@code laneSecondsPerByte} of the shared lanes (0: bytes cost none; with
+   * infinite lanes it changes nothing).
+   */
+  static double run(
+      List<Node> nodes,
+      List<List<Step>> tasks,
+      List<CapChange> caps,
+      Destinations destinations,
+      boolean holdBack,
+      double sharedLanes,
+      List<SharedLoad> loads,
+      double laneSecondsPerByte) {
     requireNonNull(loads, "loads is null");
     if (!(sharedLanes > 0)) {
       throw new IllegalArgumentException("shared lanes " + sharedLanes + " must be positive");
+    }
+    if (!(laneSecondsPerByte >= 0) || Double.isInfinite(laneSecondsPerByte)) {
+      throw new IllegalArgumentException(
+          "lane-seconds per byte " + laneSecondsPerByte + " must be finite and 0 or more");
     }
     requireNonNull(nodes, "nodes is null");
     requireNonNull(tasks, "tasks is null");
@@ -308,14 +331,13 @@ final class StreamSimulation {
           loadLanes += sharedLoad.lanes();
         }
       }
-      double asked = inShared + loadLanes;
-      double sharedPace = asked <= sharedLanes ? 1 : sharedLanes / asked;
-      double loadStep = untilLoadEvent(loads, loadLeft, now, sharedPace);
       if (!busy) {
         if (nextTask >= tasks.size()) {
           return now;
         }
         // Loads go on while every worker waits.
+        double sharedPace = pace(loadLanes, sharedLanes);
+        double loadStep = untilLoadEvent(loads, loadLeft, now, sharedPace);
         double until = Math.min(nextChange, now + loadStep);
         if (until == Double.POSITIVE_INFINITY) {
           throw new IllegalStateException("tasks remain but no node will ever be ready");
@@ -347,7 +369,15 @@ final class StreamSimulation {
         for (int worker = 0; worker < workers; worker++) {
           rate[worker] *= scale;
         }
+        total = cap;
       }
+      double sharedPace = pace(inShared + loadLanes + total * laneSecondsPerByte, sharedLanes);
+      if (laneSecondsPerByte > 0 && sharedPace < 1) {
+        for (int worker = 0; worker < workers; worker++) {
+          rate[worker] *= sharedPace;
+        }
+      }
+      double loadStep = untilLoadEvent(loads, loadLeft, now, sharedPace);
       double delta = Math.min(nextChange - now, loadStep);
       for (int worker = 0; worker < workers; worker++) {
         if (task[worker] < 0) {
@@ -381,6 +411,11 @@ final class StreamSimulation {
       }
       now += delta;
     }
+  }
+
+  /** The fraction of what it asks each asker gets when {@code asked} lanes are asked for. */
+  private static double pace(double asked, double sharedLanes) {
+    return asked <= sharedLanes ? 1 : sharedLanes / asked;
   }
 
   /** Whether {@code load} is working at {@code now}: started and not done. */

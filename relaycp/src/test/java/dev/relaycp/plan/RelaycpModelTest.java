@@ -264,17 +264,56 @@ class RelaycpModelTest {
     PlanInput ownCores = withRelaycp(oneSecondFiles(12, 1, 1, 0),
         oneSecondFiles(12, 1, 1, 0).relaycp().withConcurrentFiles(1));
     PlanInput shared = withRelaycp(ownCores,
-        ownCores.relaycp().withSharedCores(new SharedCores(1, 2, 0.5)));
+        ownCores.relaycp().withSharedCores(SharedCores.of(1, 2, 0.5)));
     assertThat(model.estimate(ownCores, 1).seconds()).isCloseTo(12, within(0.01));
     assertThat(model.estimate(shared, 0).seconds()).isCloseTo(12, within(0.01));
     assertThat(model.estimate(shared, 1).seconds()).isCloseTo(16, within(0.01));
     PlanInput unlimited = withRelaycp(shared, shared.relaycp().withConcurrentFiles(0));
     assertThat(model.estimate(unlimited, 1).seconds()).isCloseTo(6, within(0.01));
+    // Measured over 12 files a route, the relays' 1.5 CPU-s of warm-up count half on this
+    // copy's 6 a route (12 files, two routes): 0.5 + 0.75 each, 12 + 2.5 s.
+    PlanInput fewerFiles = withRelaycp(shared, shared.relaycp().withSharedCores(
+        SharedCores.of(1, 2, 0.5).withSpawnedCpuFiles(12)));
+    assertThat(model.estimate(fewerFiles, 1).seconds()).isCloseTo(14.5, within(0.01));
+  }
+
+  @Test
+  void onSharedCoresTheBytesCpuHoldsACopyOfLargeFilesUnderWhatTheCoresCarry() {
+    // 1000 MiB on one datanode at 10 MiB/s, two spawned pairs alike that join at once: 30 MiB/s
+    // over the WAN, 34 s with the last chunks' tail. On one core that carries 15 MiB/s of
+    // bytes, the spawned pairs bring links but no CPU: 1000 / 15 = 66.7 s; without them the
+    // link is the bound, 100 s, as on cores of their own. Whether the file work's lanes are
+    // the core (the bytes ask for their CPU there) or not limited (a cap), it comes out alike.
+    PlanInput ownCores = withRelaycp(
+        input(files(1, 1000), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 0)),
+        new RelaycpSettings(DataSize.ofMebibytes(10), 1, CopyOverheads.NONE));
+    SharedCores oneCore = SharedCores.of(1, 0, 0).withCpuSecondsPerByte(1.0 / (15 * 1048576));
+    PlanInput capped = withRelaycp(ownCores, ownCores.relaycp().withSharedCores(oneCore));
+    PlanInput onLanes = withRelaycp(capped, capped.relaycp().withConcurrentFiles(1));
+
+    assertThat(model.estimate(ownCores, 2).seconds()).isCloseTo(34, within(0.5));
+    for (PlanInput shared : new PlanInput[] {capped, onLanes}) {
+      assertThat(model.estimate(shared, 0).seconds()).isCloseTo(100, within(1e-6));
+      assertThat(model.estimate(shared, 2).seconds()).isCloseTo(1000.0 / 15, within(1.0));
+    }
+  }
+
+  @Test
+  void aSpawnedRelaysWarmUpCountsInProportionToTheFilesARoute() {
+    SharedCores cores = SharedCores.of(2, 12, 2).withSpawnedCpuFiles(600);
+    assertThat(cores.spawnedCpuSecondsFor(300)).isCloseTo(7, within(1e-9));
+    assertThat(cores.spawnedCpuSecondsFor(6000)).isCloseTo(12, within(1e-9));
+    assertThat(cores.spawnedCpuSecondsFor(0)).isCloseTo(2, within(1e-9));
+    assertThat(SharedCores.of(2, 12, 2).spawnedCpuSecondsFor(1)).isCloseTo(12, within(1e-9));
+    assertThatThrownBy(() -> cores.withCpuSecondsPerByte(-1))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("CPU seconds a byte costs -1.0");
+    assertThatThrownBy(() -> cores.withSpawnedCpuFiles(Double.POSITIVE_INFINITY))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("must be a finite number");
   }
 
   @Test
   void aSpawnedRelaysStartMustFitInItsCpu() {
-    assertThatThrownBy(() -> new SharedCores(2, 1, 3))
+    assertThatThrownBy(() -> SharedCores.of(2, 1, 3))
         .isInstanceOf(RelayCpException.class)
         .hasMessageContaining("start of 3.0 CPU seconds must be 0 or more and within its 1.0");
   }

@@ -76,6 +76,25 @@ class StreamSimulationTest {
   }
 
   @Test
+  void bytesOnSharedLanesAskForTheirCpuBesideTheLoads() {
+    // One lane; 100 bytes at 10 B/s ask 10 x 0.2 = 2 lanes, so they get half: 5 B/s, 20 s.
+    // With a load of 5 lane-s asking one lane, 3 are asked: a third each, the load done at
+    // 15 s with 50 bytes moved, the rest at 5 B/s: 25 s. Bytes that cost no lanes, or lanes
+    // without limit: 10 s.
+    List<List<StreamSimulation.Step>> tasks = List.of(List.of(new StreamSimulation.Step(0, 100)));
+    List<StreamSimulation.Node> node = List.of(new StreamSimulation.Node(10, 0, 1));
+    List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 1000));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1, List.of(), 0.2))
+        .isCloseTo(20, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1,
+        List.of(new StreamSimulation.SharedLoad(0, 5, 1)), 0.2)).isCloseTo(25, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1, List.of(), 0))
+        .isCloseTo(10, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, Double.POSITIVE_INFINITY,
+        List.of(), 0.2)).isCloseTo(10, within(1e-9));
+  }
+
+  @Test
   void aGatedNodeTakesTasksOnceItsLoadHasDoneItsGate() {
     // One lane, six shared delays of 1 s, two nodes of one worker; node 1 waits for a load of
     // 2 lane-s (one lane asked) to do 1 lane-s. Node 0 and the load halve the lane: the gate
