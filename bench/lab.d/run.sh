@@ -76,9 +76,12 @@ dataset_parts() {
     # on this machine varies by a second or two either way, and W's 18 rounds more than U's
     # turned that into 20% of the cost per file; Y has 56 more.
     Y) echo ".:3000:65536" ;;
+    # Large files beside T's one small one: what a byte costs the shared cores (TLS,
+    # checksums, the datanodes' reads and writes), apart from what a file costs.
+    B) echo ".:6:$((64 * MiB))" ;;
     # Service logs (text Snappy takes to about a third), for --compress beside L's random bytes.
     C) echo ".:8:$((64 * MiB)):text" ;;
-    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W, X, Y or C)" ;;
+    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W, X, Y, B or C)" ;;
   esac
 }
 
@@ -610,7 +613,7 @@ lab_run() {
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
   # which must finish in under five minutes.
   if ((!quick && startup)); then
-    log "measuring each tool's start-up and cost per file (datasets T, U; DistCp W and V, relaycp Y, X and Y over spawned pairs)"
+    log "measuring each tool's start-up and cost per file (datasets T, U; DistCp W and V, relaycp Y, X, B and Y over spawned pairs)"
     mkdir -p "$out/startup"
     # The probes' files are written from every datanode whatever LAB_WRITE_FROM says: the
     # calibration stays the same, and only the datasets' layouts change between runs.
@@ -638,6 +641,11 @@ lab_run() {
     # on each instead of 16), which keeps it below the routes' WAN caps.
     if [[ ,$tools, == *,relaycp,* ]]; then
       LAB_WRITE_FROM=every gen_dataset X; run_relaycp X 0 "$out/startup" "" "$LAB_X_CHUNKS_IN_FLIGHT"
+    fi
+    # On cores every host shares, a byte's CPU bounds a copy of large files as much as the
+    # links do: B's large files over T's one small one price it.
+    if [[ ,$tools, == *,relaycp,* ]]; then
+      LAB_WRITE_FROM=every gen_dataset B; run_relaycp B 0 "$out/startup"
     fi
     # A spawned relay is a fresh JVM that may pay more per file than the warm datanode relays
     # (and here it shares their cores): Y again, over every datanode route and

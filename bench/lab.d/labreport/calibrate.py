@@ -89,7 +89,7 @@ def distcp_overheads(distcp, slots, external=None):
             "lone_per_file": lone, "wide_per_file": wide}
 
 
-def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
+def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, cpu_per_byte=None):
     """The planner's start-up and per-file options from the start-up probes, solved so that
     the planner's own models give their seconds back.
 
@@ -108,7 +108,13 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
     route's streams apart so that their bytes seldom meet); where X's files' bytes one after
     another fill most of its round, X was held by the network and says nothing about sharing.
     The start-up is what is left of T: T - f - commit - verification.
-    Without phase times, F comes from the wall times, (Y - U) / (rounds(Y) - rounds(U))."""
+    Without phase times, F comes from the wall times, (Y - U) / (rounds(Y) - rounds(U)).
+
+    With cpu_per_byte (byte_cpu's) on the lab's shared cores, the model asks for a file's
+    bytes' CPU beside its file work, so F, which Y measured on cores its bytes used too, is
+    taken without them: with every stream busy the cores did streams / F files a second, each
+    costing cores x F / streams CPU-s, of which a 64 KiB file's bytes are PROBE_FILE_BYTES x
+    cpu_per_byte. f (X's fewer streams, not held by the cores) keeps its bytes."""
     options = []
     slots = datanodes(lab, "src") * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
@@ -144,6 +150,10 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
             x_at_once = x_at_once or RELAYCP_CHUNKS_AT_ONCE
             rounds_x = relaycp_rounds(X_FILES, x_routes, x_at_once)
             x_link_seconds = (x_at_once * PROBE_FILE_BYTES / external) if external else 0.0
+            streams = routes * RELAYCP_CHUNKS_AT_ONCE
+            if cpu_per_byte:
+                per_file = max(0.0, per_file
+                               - PROBE_FILE_BYTES * cpu_per_byte * streams / (lab.get("cores") or 2))
             if "X" in phases and "T" in phases and x_routes * x_at_once < routes * RELAYCP_CHUNKS_AT_ONCE \
                     and rounds_x > 1:
                 x_round = max(0.0, phases["X"]["copying"] - phases["T"]["copying"]) / (rounds_x - 1)
@@ -151,7 +161,6 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None):
                 # Where X's rounds were mostly its bytes crossing the WAN (each route's files
                 # one after another), X measured the network, not what fewer streams pay.
                 if 0 < fewer < per_file and x_link_seconds < 0.8 * x_round:
-                    streams = routes * RELAYCP_CHUNKS_AT_ONCE
                     options += ["--relaycp-concurrent-files",
                                 f"{max(1.0, streams * fewer / per_file):.1f}"]
                     per_file = fewer
@@ -286,6 +295,28 @@ def spawned_cpu(folder, probe):
             "copying_seconds_over_y": over_y}
 
 
+# The large-file probe (run.sh's B): six files of 64 MiB.
+B_FILES = 6
+B_FILE_BYTES = 64 * 1048576
+
+
+def byte_cpu(folder):
+    """What a byte copied costs the lab's shared cores, measured on the start-up probes: the CPU
+    seconds of the copy's processes and the clusters' daemons (every .cpu role but the lab's own
+    tools, "other") in B's large files less those in T's one small file, over the bytes between
+    them. It holds the relays' TLS, checksums and copies, the datanodes' reads and writes, and
+    what the daemons spend while B's bytes take longer. None without both probes' CPU."""
+    totals = {}
+    for ds in ("B", "T"):
+        path = os.path.join(folder, "startup", f"{ds}-relaycp-k0.cpu")
+        if not os.path.exists(path):
+            return None
+        seconds = json.load(open(path)).get("seconds") or {}
+        totals[ds] = sum(v for role, v in seconds.items() if role != "other")
+    extra_bytes = B_FILES * B_FILE_BYTES - PROBE_FILE_BYTES
+    return max(0.0, totals["B"] - totals["T"]) / extra_bytes
+
+
 def spawned_model_over_y(binary, lab_options, options, pairs):
     """The copying seconds the relaycp model adds to Y (3,000 x 64 KiB) with `pairs` spawned
     pairs, given the lab's options: the probe's own measurement, told back by a model that did
@@ -337,11 +368,19 @@ def predict(folder, lab, probe, runs, placements=None):
                            distcp_overheads(distcp, slots, external * 1e6),
                            distcp_map_costs(folder), external * 1e6)
     phases = relaycp_phases(folder)
-    options = overhead_options(startup, lab, phases, external * 1e6, fit)
+    per_byte = byte_cpu(folder)
+    options = overhead_options(startup, lab, phases, external * 1e6, fit, per_byte)
+    if spawned or per_byte:
+        options += ["--shared-cores", str(lab.get("cores") or 2)]
+    if per_byte:
+        options += ["--cpu-seconds-per-gb", f"{per_byte * 1e9:.1f}"]
     if spawned:
-        options += ["--shared-cores", str(lab.get("cores") or 2),
-                    "--relaycp-spawned-cpu-seconds", f"{spawned['cpu_seconds']:.2f}",
-                    "--relaycp-spawned-start-cpu-seconds", f"{spawned['start_cpu_seconds'] or 0:.2f}"]
+        # The probe's spawned relays warmed up on Y's files a route (every datanode route and
+        # the probe's pairs); a copy with fewer files a route pays that share of the warm-up.
+        options += ["--relaycp-spawned-cpu-seconds", f"{spawned['cpu_seconds']:.2f}",
+                    "--relaycp-spawned-start-cpu-seconds", f"{spawned['start_cpu_seconds'] or 0:.2f}",
+                    "--relaycp-spawned-cpu-files",
+                    f"{Y_FILES / (relaycp_routes(lab) + spawned['pairs']):.0f}"]
         spawned["start_seconds"] = (None if spawned["start_cpu_seconds"] is not None
                                     else round(spawned_start_seconds(probe_spawned), 2))
         spawned["model_seconds_over_y"] = spawned_model_over_y(

@@ -202,7 +202,7 @@ def bound_links(links):
 
 
 def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit, spawned,
-                     placements=None):
+                     placements=None, cpu_per_byte=None):
     """results.md's text; placements as calibrate.predict takes them."""
     placements = placements or {}
     md = [f"# WAN lab results ({os.path.basename(folder)})", "",
@@ -324,6 +324,12 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
         md += [f"**What a spawned relay costs the shared cores is not measured:** {why}. Every "
                "prediction with spawned pairs counts a spawned relay's CPU as free and its start "
                "as its boot delay alone.", ""]
+    if cpu_per_byte:
+        md += [f"A byte copied cost the {lab.get('cores', 2)} shared cores "
+               f"{fmt(cpu_per_byte * 1e9, 1)} CPU-s per GB: every process but the lab's own tools "
+               "in B's six 64 MiB files (`startup/B-relaycp-k0.*`) less T's one small file, over "
+               "the bytes between them (`--cpu-seconds-per-gb`); relaycp's per-file cost is taken "
+               "without its bytes' share.", ""]
     md += [f"- `{c}`" for c in commands]
     md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "

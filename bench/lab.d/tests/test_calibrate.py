@@ -114,3 +114,45 @@ def test_a_probe_without_the_starts_or_its_cpu_gives_what_it_has(tmp_path):
     (tmp_path / "startup" / "Y-relaycp-k0.cpu").unlink()
     assert calibrate.spawned_cpu(str(tmp_path), {"pairs": 1, "copying": 50.0}) is None
     assert calibrate.spawned_cpu(str(tmp_path), None) is None
+
+
+def _cpu(folder, name, seconds):
+    startup = folder / "startup"
+    startup.mkdir(exist_ok=True)
+    (startup / f"{name}.cpu").write_text(json.dumps({"seconds": seconds}))
+
+
+def test_a_bytes_cpu_is_large_files_less_one_small_one_without_the_labs_own_tools(tmp_path):
+    # T: 30 CPU-s; B: 30 + 36 for its 6 x 64 MiB less T's 64 KiB, whatever "other" spent.
+    _cpu(tmp_path, "T-relaycp-k0", {"relaycp-relay": 20.0, "datanode": 10.0, "other": 5.0})
+    _cpu(tmp_path, "B-relaycp-k0", {"relaycp-relay": 50.0, "datanode": 16.0, "other": 60.0})
+    extra = calibrate.B_FILES * calibrate.B_FILE_BYTES - calibrate.PROBE_FILE_BYTES
+    assert calibrate.byte_cpu(str(tmp_path)) == pytest.approx(36.0 / extra)
+    (tmp_path / "startup" / "T-relaycp-k0.cpu").unlink()
+    assert calibrate.byte_cpu(str(tmp_path)) is None
+
+
+def test_with_a_bytes_cpu_the_steady_cost_per_file_is_taken_without_its_bytes():
+    # Three routes of 16 streams on two cores; Y's steady rounds give F, X's fewer streams f.
+    lab = {"datanodes_per_site": 3, "slots_per_node": 2, "cores": 2, "x_chunks_in_flight": 4}
+    phases = {ds: {"copying": seconds, "committing": 0.0, "verifying": 0.0}
+              for ds, seconds in (("T", 2.0), ("U", 6.0), ("Y", 40.0), ("X", 30.0))}
+    startup = {"relaycp": {"T": 10.0, "U": 14.0, "Y": 48.0, "X": 38.0}}
+    cpu_per_byte = 80e-9
+
+    def option(options, name):
+        return float(options[options.index(name) + 1])
+
+    without = calibrate.overhead_options(startup, lab, phases)
+    with_bytes = calibrate.overhead_options(startup, lab, phases, cpu_per_byte=cpu_per_byte)
+
+    streams = 3 * calibrate.RELAYCP_CHUNKS_AT_ONCE
+    rounds = [calibrate.relaycp_rounds(files, 3, calibrate.RELAYCP_CHUNKS_AT_ONCE)
+              for files in (calibrate.U_FILES, calibrate.Y_FILES)]
+    steady = (40.0 - 6.0) / (rounds[1] - rounds[0])
+    f = option(without, "--relaycp-file-seconds")
+    assert option(with_bytes, "--relaycp-file-seconds") == f
+    assert option(without, "--relaycp-concurrent-files") == pytest.approx(streams * f / steady, abs=0.05)
+    bytes_share = calibrate.PROBE_FILE_BYTES * cpu_per_byte * streams / 2
+    assert option(with_bytes, "--relaycp-concurrent-files") == pytest.approx(
+        streams * f / (steady - bytes_share), abs=0.05)
