@@ -276,7 +276,8 @@ def spawned_cpu(folder, probe):
     pairs less those in Y alone, per spawned relay (two a pair): its JVM's start and warm-up,
     its host's set-up, the driver's share, and what its files cost beyond a datanode relay's;
     and the probe's start (parse.spawned_probe's start_cpu), at most that. Returns
-    {"cpu_seconds", "start_cpu_seconds", "pairs", "copying_seconds_over_y"}, or None without
+    {"cpu_seconds", "start_cpu_seconds", "pairs", "copying_seconds_over_y", "files_per_route"}
+    (what the probe's spawned routes copied, parse.spawned_probe's), or None without
     both probes' CPU."""
     if probe is None:
         return None
@@ -292,7 +293,7 @@ def spawned_cpu(folder, probe):
     phases = relaycp_phases(folder)
     over_y = probe["copying"] - phases["Y"]["copying"] if "Y" in phases else None
     return {"cpu_seconds": per_relay, "start_cpu_seconds": start, "pairs": pairs,
-            "copying_seconds_over_y": over_y}
+            "copying_seconds_over_y": over_y, "files_per_route": probe.get("files_per_route")}
 
 
 # The large-file probe (run.sh's B): six files of 64 MiB.
@@ -375,12 +376,12 @@ def predict(folder, lab, probe, runs, placements=None):
     if per_byte:
         options += ["--cpu-seconds-per-gb", f"{per_byte * 1e9:.1f}"]
     if spawned:
-        # The probe's spawned relays warmed up on Y's files a route (every datanode route and
-        # the probe's pairs); a copy with fewer files a route pays that share of the warm-up.
         options += ["--relaycp-spawned-cpu-seconds", f"{spawned['cpu_seconds']:.2f}",
-                    "--relaycp-spawned-start-cpu-seconds", f"{spawned['start_cpu_seconds'] or 0:.2f}",
-                    "--relaycp-spawned-cpu-files",
-                    f"{Y_FILES / (relaycp_routes(lab) + spawned['pairs']):.0f}"]
+                    "--relaycp-spawned-start-cpu-seconds", f"{spawned['start_cpu_seconds'] or 0:.2f}"]
+        # The probe's spawned relays warmed up on the files their routes copied; a copy with
+        # fewer files a route pays that share of the warm-up.
+        if spawned.get("files_per_route"):
+            options += ["--relaycp-spawned-cpu-files", f"{spawned['files_per_route']:.0f}"]
         spawned["start_seconds"] = (None if spawned["start_cpu_seconds"] is not None
                                     else round(spawned_start_seconds(probe_spawned), 2))
         spawned["model_seconds_over_y"] = spawned_model_over_y(

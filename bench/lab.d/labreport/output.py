@@ -105,7 +105,7 @@ def results_document(lab, probe, runs, startup, spawned, checks_found, targets, 
                "hand_relays_L_k0": hand,
                "spawned_cpu": ({key: spawned[key] for key in
                                 ("cpu_seconds", "start_cpu_seconds", "pairs", "copying_seconds_over_y",
-                                 "model_seconds_over_y", "start_seconds")
+                                 "model_seconds_over_y", "start_seconds", "files_per_route")
                                 if key in spawned} if spawned else None),
                "checks": [{"check": c, "passed": ok} for c, ok in checks_found],
                "targets": [{"target": c, "met": ok} for c, ok in targets],

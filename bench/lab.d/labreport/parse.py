@@ -361,11 +361,12 @@ def spawned_serving(run):
 def spawned_probe(folder, lab):
     """The last start-up probe: relaycp's Y over every datanode route and spawned pairs that
     joined at once (startup/Y-relaycp-k<pairs>.*), as {"pairs", "copying", "join", "serving",
-    "start_cpu"}: copying is relaycp's copying phase, join the seconds from the copy's start
+    "start_cpu", "files_per_route"}: copying is relaycp's copying phase, join the seconds from the copy's start
     until the last spawned host was attached, serving until its relay served the copy
     (spawned_serving; None where the summary does not say), start_cpu the median CPU seconds a
     spawned relay's JVM had spent when it listened (spawned_start_cpu_s, recorded since
-    2026-11-27 06:30; None before). None where the run has none (before 2026-11-23 18:00), or
+    2026-11-27 06:30; None before), files_per_route what a spawned route copied
+    (spawned_files_per_route). None where the run has none (before 2026-11-23 18:00), or
     where the probe cannot be used (spawned_probe_unusable)."""
     pairs = lab.get("spawned_probe_pairs") or 0
     run = _spawned_probe_run(folder, pairs)
@@ -374,7 +375,20 @@ def spawned_probe(folder, lab):
     up = run["spawned_up_at"]
     return {"pairs": pairs, "copying": run["relaycp_summary"]["phaseSeconds"]["copying"],
             "join": max(0.0, max(up.values()) - run["started_at"]),
-            "serving": spawned_serving(run), "start_cpu": _median(run.get("spawned_start_cpu_s"))}
+            "serving": spawned_serving(run), "start_cpu": _median(run.get("spawned_start_cpu_s")),
+            "files_per_route": spawned_files_per_route(run["relaycp_summary"])}
+
+
+# relaycp numbers spawned routes from here (SpawnedRelays.FIRST_ROUTE_ID).
+FIRST_SPAWNED_ROUTE = 1000
+
+
+def spawned_files_per_route(summary):
+    """The mean chunks (Y's files are one chunk each) the spawned routes copied, from the
+    summary's routeRates; None where it does not say."""
+    chunks = [r.get("chunks", 0) for r in summary.get("routeRates") or []
+              if r.get("route", 0) >= FIRST_SPAWNED_ROUTE]
+    return statistics.mean(chunks) if chunks else None
 
 
 def _median(by_host):

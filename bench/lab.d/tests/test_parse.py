@@ -217,3 +217,11 @@ def test_a_spawned_probe_that_dropped_a_route_is_not_used_and_says_why(tmp_path)
     assert parse.spawned_probe(str(tmp_path), lab)["copying"] == 72.6
     assert parse.spawned_probe(str(tmp_path), lab)["start_cpu"] is None
     assert parse.spawned_probe_unusable(str(tmp_path), {"spawned_probe_pairs": 3}) is None
+
+
+def test_a_spawned_route_copies_what_its_routes_from_1000_on_copied():
+    summary = {"routeRates": [{"route": 0, "chunks": 900}, {"route": 2, "chunks": 880},
+                              {"route": 1000, "chunks": 136}, {"route": 1001, "chunks": 96}]}
+    assert parse.spawned_files_per_route(summary) == 116
+    assert parse.spawned_files_per_route({"routeRates": [{"route": 0, "chunks": 900}]}) is None
+    assert parse.spawned_files_per_route({}) is None
