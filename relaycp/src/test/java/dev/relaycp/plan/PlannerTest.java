@@ -154,4 +154,28 @@ class PlannerTest {
     assertThatThrownBy(() -> Planner.plan(thesisCase(100, 90), new ThesisModel(), 3, 2, Constraints.of(Objective.FASTEST)))
         .hasMessageStartingWith("--pairs 3-2 is not a range");
   }
+
+  @Test
+  void whatSpawnedRelaysCannotPayBackNamesTheSharedCoresCpuOnlyForTheRelaycpModel() {
+    // 3,000 files on 3 datanodes: 750 a route with the first pair, more than the 600 its
+    // relays' warm-up was measured over, so all of their 12 CPU-s.
+    PlanInput ownCores = Inputs.input(Inputs.files(3000, 0.0625), Inputs.site(3, 10, 100),
+        Inputs.site(3, 10, 100), Inputs.machine(10, 100, 20));
+    SharedCores twoCores = SharedCores.of(2, 12, 2).withSpawnedCpuFiles(600);
+    PlanInput shared = Inputs.withRelaycp(ownCores, ownCores.relaycp().withSharedCores(twoCores));
+    PlanInput withBytes = Inputs.withRelaycp(ownCores, ownCores.relaycp().withSharedCores(
+        twoCores.withCpuSecondsPerByte(95.5e-9)));
+
+    assertThat(Planner.whatRelaysCost(ownCores, new RelaycpModel()))
+        .isEqualTo("their boot time and the internal transfers");
+    assertThat(Planner.whatRelaysCost(shared, new DistcpModel()))
+        .isEqualTo("their boot time and the internal transfers");
+    assertThat(Planner.whatRelaysCost(shared, new RelaycpModel()))
+        .isEqualTo("their boot time, the 12.0 CPU-s each spawned relay takes from the copy's work"
+            + " on the 2 cores all hosts share, and the internal transfers");
+    assertThat(Planner.whatRelaysCost(withBytes, new RelaycpModel()))
+        .isEqualTo("their boot time, the 12.0 CPU-s each spawned relay takes from the copy's work"
+            + " on the 2 cores all hosts share (where its bytes cost 96 CPU-s per GB), and the"
+            + " internal transfers");
+  }
 }
