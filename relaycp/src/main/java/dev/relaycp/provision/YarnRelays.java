@@ -189,12 +189,17 @@ public final class YarnRelays implements RelayProvisioner {
    */
   public static Starting begin(Request request) {
     requireNonNull(request, "request is null");
-    Executor thread = task -> {
-      Thread starting = new Thread(task, "yarn-relays-start");
-      starting.setDaemon(true);
-      starting.start();
+    return new Starting(CompletableFuture.supplyAsync(() -> startSites(request),
+        daemonThread("yarn-relays-start")));
+  }
+
+  /** Runs each task on a daemon thread of its own named {@code name}. */
+  private static Executor daemonThread(String name) {
+    return task -> {
+      Thread thread = new Thread(task, name);
+      thread.setDaemon(true);
+      thread.start();
     };
-    return new Starting(CompletableFuture.supplyAsync(() -> startSites(request), thread));
   }
 
   private static YarnRelays startSites(Request request) {
@@ -651,11 +656,7 @@ public final class YarnRelays implements RelayProvisioner {
     // hadoop.service.shutdown.timeout, one slow ResourceManager must not leave the other
     // site's application running.
     CompletableFuture<Void> destinationClosed = CompletableFuture.runAsync(destination::close,
-        task -> {
-          Thread closing = new Thread(task, "yarn-relays-close-dst");
-          closing.setDaemon(true);
-          closing.start();
-        });
+        daemonThread("yarn-relays-close-dst"));
     try {
       source.close();
     } finally {
