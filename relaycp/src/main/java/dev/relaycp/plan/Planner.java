@@ -98,8 +98,7 @@ public final class Planner {
               ? String.valueOf((long) cores.cores())
               : String.format(Locale.ROOT, "%.2f", cores.cores());
       // The first spawned pair's relays: each warms up on the files its route copies.
-      double filesPerRoute =
-          (double) input.workload().fileCount() / (input.source().nodes() + 1);
+      double filesPerRoute = RelaycpModel.filesPerRoute(input.workload(), input.source(), 1);
       String bytes = cores.cpuSecondsPerByte() > 0
           ? String.format(Locale.ROOT, " (where its bytes cost %.0f CPU-s per GB)",
               cores.cpuSecondsPerByte() * 1e9)

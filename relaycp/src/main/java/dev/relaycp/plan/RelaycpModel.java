@@ -90,7 +90,7 @@ public record RelaycpModel() implements CopyModel {
       caps.add(new StreamSimulation.CapChange(joinSeconds, Math.min(coresLimit,
           hostLimit(source, destination, pairs, machine, ratio, atOnce))));
     }
-    double filesPerRoute = (double) workload.fileCount() / (source.nodes() + pairs);
+    double filesPerRoute = filesPerRoute(workload, source, pairs);
     double data = StreamSimulation.run(relays, chunks, caps, null, true, settings.fileLanes(),
         spawnedLoads(settings, source.nodes(), pairs, filesPerRoute),
         settings.sharedCores().cpuSecondsPerByte() * settings.lanesPerSharedCore());
@@ -122,6 +122,11 @@ public record RelaycpModel() implements CopyModel {
           2 * cores.spawnedStartCpuSeconds() * lanesPerCore));
     }
     return loads;
+  }
+
+  /** The files each route copies were the workload's files spread evenly over every route. */
+  static double filesPerRoute(Workload workload, Site source, int pairs) {
+    return (double) workload.fileCount() / (source.nodes() + pairs);
   }
 
   /**
