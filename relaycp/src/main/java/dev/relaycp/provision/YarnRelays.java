@@ -106,6 +106,8 @@ public final class YarnRelays implements RelayProvisioner {
   /** Whether the first routes are made; the monitor joins later relays only after. */
   private boolean paired;
   private boolean closed;
+  /** Held for the whole of {@link #close}, apart from this object's lock, which callbacks take. */
+  private final Object closeLock = new Object();
   /** Source relays to ask for once the listing names the hosts; 0 once asked for. */
   private int sourceRelaysToAsk;
   /** When the first containers were asked for (System.nanoTime). */
@@ -641,14 +643,26 @@ public final class YarnRelays implements RelayProvisioner {
         "dst", destination.applicationId().toString());
   }
 
+  /**
+   * Ends both applications and removes both staging folders. A call made while another thread
+   * closes returns only once that close has ended. The shutdown hook relies on that: on SIGTERM
+   * the copy's own close may be under way when the hook runs, and once the hook returns Hadoop
+   * closes the file systems and the JVM halts, which would cut that close off mid-way.
+   */
   @Override
   public void close() {
-    synchronized (this) {
-      if (closed) {
-        return;
+    synchronized (closeLock) {
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        closed = true;
       }
-      closed = true;
+      end();
     }
+  }
+
+  private void end() {
     if (monitor != null) {
       monitor.interrupt();
     }

@@ -115,6 +115,8 @@ final class YarnSite implements AutoCloseable {
   private NMClientAsync nodeManagers;
   private int launched;
   private volatile boolean closing;
+  /** Held for the whole of {@link #close}, apart from this object's lock, which callbacks take. */
+  private final Object closeLock = new Object();
   private volatile String failure;
 
   private YarnSite(String site, Configuration configuration, YarnRelaySettings settings,
@@ -493,7 +495,8 @@ final class YarnSite implements AutoCloseable {
   /**
    * Removes the staging folder, whose heartbeat going away tells any relay still running to
    * stop, then unregisters the ApplicationMaster (which ends the application and its
-   * containers) and kills the application if that failed. Safe to call more than once.
+   * containers) and kills the application if that failed. Safe to call more than once: a
+   * call made while another thread closes returns once that close has ended.
    *
    * <p>The folder goes first: it is one call to the file system, while the ResourceManager's
    * calls can take seconds on a loaded cluster, and a shutdown hook that runs out of time
@@ -501,12 +504,18 @@ final class YarnSite implements AutoCloseable {
    */
   @Override
   public void close() {
-    synchronized (this) {
-      if (closing) {
-        return;
+    synchronized (closeLock) {
+      synchronized (this) {
+        if (closing) {
+          return;
+        }
+        closing = true;
       }
-      closing = true;
+      end();
     }
+  }
+
+  private void end() {
     deleteQuietly(fileSystem, stagingDirectory);
     boolean unregistered = false;
     if (nodeManagers != null) {

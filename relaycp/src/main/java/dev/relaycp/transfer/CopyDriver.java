@@ -43,7 +43,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -562,7 +561,8 @@ public final class CopyDriver {
     private final Map<Integer, URI> completedFiles = new HashMap<>();
     private int chunksReused;
     private long bytesReused;
-    private final AtomicBoolean stagingEnded = new AtomicBoolean();
+    private final Object stagingEnd = new Object();
+    private boolean stagingEnded;
     /** Every route's worker, for the stall watch and the progress line. */
     private final List<RouteWorker> routeWorkers = new CopyOnWriteArrayList<>();
     private final Map<Integer, byte[]> uploads = new HashMap<>();
@@ -681,10 +681,22 @@ public final class CopyDriver {
      * and SIGTERM, with {@code failure} null, included); removes it otherwise. Says which.
      * Runs once, whichever of the driver and its shutdown hook comes first.
      */
+    /**
+     * Keeps the staging for a resume or removes it, once; a call made while another thread ends
+     * it returns once that has ended, so the signal hook does not return (and let Hadoop close
+     * the file systems) while the copy's own thread is still writing the staging's marker.
+     */
     void endStaging(URI destinationUri, RelayCpException failure) {
-      if (!stagingEnded.compareAndSet(false, true)) {
-        return;
+      synchronized (stagingEnd) {
+        if (stagingEnded) {
+          return;
+        }
+        stagingEnded = true;
+        keepOrRemoveStaging(destinationUri, failure);
       }
+    }
+
+    private void keepOrRemoveStaging(URI destinationUri, RelayCpException failure) {
       // On a signal the staging is kept even if no chunk is recorded yet: relays may still be
       // writing into it, and a removed directory would come back unmarked.
       boolean holdsChunks = journal.entries() > 0 || chunksReused > 0 || failure == null;

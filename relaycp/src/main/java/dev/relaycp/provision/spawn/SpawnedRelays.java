@@ -241,6 +241,8 @@ public final class SpawnedRelays implements RelayProvisioner {
   /** Releases everything on Ctrl-C or SIGTERM, as the copy's own end would. */
   private final Runnable shutdownHook = this::close;
   private volatile boolean closed;
+  /** Held for the whole of {@link #close}, apart from this object's lock, which waits take. */
+  private final Object closeLock = new Object();
 
   private SpawnedRelays(Request request, TransferSecret secret, AutoCloseable heartbeats) {
     this.request = request;
@@ -530,17 +532,25 @@ public final class SpawnedRelays implements RelayProvisioner {
 
   /**
    * Releases every spawned host (those still starting as their spawn returns), frees what the
-   * backend holds for the transfer, and closes the base.
+   * backend holds for the transfer, and closes the base. A call made while another thread
+   * closes returns once that close has ended, so that the shutdown hook does not return (and
+   * let the JVM halt) while the copy's own close is still releasing hosts.
    */
   @Override
   public void close() {
-    synchronized (this) {
-      if (closed) {
-        return;
+    synchronized (closeLock) {
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        notifyAll();
       }
-      closed = true;
-      notifyAll();
+      end();
     }
+  }
+
+  private void end() {
     try {
       List<CompletableFuture<Void>> releases = new ArrayList<>();
       for (Tracked tracked : hosts) {
