@@ -114,7 +114,8 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
     bytes' CPU beside its file work, so F, which Y measured on cores its bytes used too, is
     taken without them: with every stream busy the cores did streams / F files a second, each
     costing cores x F / streams CPU-s, of which a 64 KiB file's bytes are PROBE_FILE_BYTES x
-    cpu_per_byte. f (X's fewer streams, not held by the cores) keeps its bytes."""
+    cpu_per_byte. f (X's fewer streams, not held by the cores) keeps its bytes. Without
+    concurrent files the bytes' CPU is only a cap in the model, and F is kept whole."""
     options = []
     slots = datanodes(lab, "src") * lab["slots_per_node"]
     distcp, relaycp = startup.get("distcp", {}), startup.get("relaycp", {})
@@ -151,18 +152,21 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
             rounds_x = relaycp_rounds(X_FILES, x_routes, x_at_once)
             x_link_seconds = (x_at_once * PROBE_FILE_BYTES / external) if external else 0.0
             streams = routes * RELAYCP_CHUNKS_AT_ONCE
+            # The file work on the shared lanes, without the bytes' share, which the model asks
+            # for beside it; only the lanes (concurrent files) share it so.
+            shared_per_file = per_file
             if cpu_per_byte:
-                per_file = max(0.0, per_file
-                               - PROBE_FILE_BYTES * cpu_per_byte * streams / (lab.get("cores") or 2))
+                shared_per_file = max(0.0, per_file - PROBE_FILE_BYTES * cpu_per_byte * streams
+                                      / (lab.get("cores") or 2))
             if "X" in phases and "T" in phases and x_routes * x_at_once < routes * RELAYCP_CHUNKS_AT_ONCE \
                     and rounds_x > 1:
                 x_round = max(0.0, phases["X"]["copying"] - phases["T"]["copying"]) / (rounds_x - 1)
                 fewer = max(0.0, x_round - round_bytes)
                 # Where X's rounds were mostly its bytes crossing the WAN (each route's files
                 # one after another), X measured the network, not what fewer streams pay.
-                if 0 < fewer < per_file and x_link_seconds < 0.8 * x_round:
+                if 0 < fewer < shared_per_file and x_link_seconds < 0.8 * x_round:
                     options += ["--relaycp-concurrent-files",
-                                f"{max(1.0, streams * fewer / per_file):.1f}"]
+                                f"{max(1.0, streams * fewer / shared_per_file):.1f}"]
                     per_file = fewer
         elif "U" in relaycp and steady in relaycp and rounds_steady > rounds_u:
             per_file = max(0.0, relaycp[steady] - relaycp["U"]) / (rounds_steady - rounds_u)

@@ -156,3 +156,23 @@ def test_with_a_bytes_cpu_the_steady_cost_per_file_is_taken_without_its_bytes():
     bytes_share = calibrate.PROBE_FILE_BYTES * cpu_per_byte * streams / 2
     assert option(with_bytes, "--relaycp-concurrent-files") == pytest.approx(
         streams * f / (steady - bytes_share), abs=0.05)
+
+
+def test_without_concurrent_files_the_steady_cost_per_file_keeps_its_bytes():
+    # X as slow a file as Y: the streams do not share the file work, the model has no lanes,
+    # and the bytes' CPU is only its cap, so F stays as Y measured it.
+    lab = {"datanodes_per_site": 3, "slots_per_node": 2, "cores": 2, "x_chunks_in_flight": 4}
+    rounds_x = calibrate.relaycp_rounds(calibrate.X_FILES, 3, 4)
+    rounds = [calibrate.relaycp_rounds(files, 3, calibrate.RELAYCP_CHUNKS_AT_ONCE)
+              for files in (calibrate.U_FILES, calibrate.Y_FILES)]
+    steady = (40.0 - 6.0) / (rounds[1] - rounds[0])
+    x_copying = 2.0 + 2 * steady * (rounds_x - 1)
+    phases = {ds: {"copying": seconds, "committing": 0.0, "verifying": 0.0}
+              for ds, seconds in (("T", 2.0), ("U", 6.0), ("Y", 40.0), ("X", x_copying))}
+    startup = {"relaycp": {"T": 10.0, "U": 14.0, "Y": 48.0, "X": 10.0 + x_copying}}
+
+    with_bytes = calibrate.overhead_options(startup, lab, phases, cpu_per_byte=80e-9)
+
+    assert "--relaycp-concurrent-files" not in with_bytes
+    file_seconds = float(with_bytes[with_bytes.index("--relaycp-file-seconds") + 1])
+    assert file_seconds == pytest.approx(steady, abs=0.001)
