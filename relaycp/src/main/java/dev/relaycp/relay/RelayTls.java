@@ -6,7 +6,12 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import io.netty.channel.Channel;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
@@ -29,6 +34,7 @@ import java.util.Arrays;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
@@ -54,8 +60,17 @@ import org.slf4j.LoggerFactory;
  * the secret fails it anyway. This is channel binding in the sense of RFC 5929's
  * tls-server-end-point, extended to the client's certificate.
  *
- * <p>The cipher is AES-GCM where this JVM runs it fast, ChaCha20-Poly1305 where it does not.
- * AES-GCM is fast only through the AES and GHASH intrinsics, which only C2 compiles: under C1
+ * <p>Where Netty's OpenSSL binding loads (netty-tcnative with BoringSSL, which the product jar
+ * carries for Linux on x86-64 and ARM64), the records are sealed and opened in native code,
+ * whatever the JIT: BoringSSL runs AES-GCM on the CPU's AES instructions, or ChaCha20-Poly1305
+ * where it has none, and as a server follows the client's order among suites it runs equally
+ * well. In a relay under C1 alone Java's own ChaCha20-Poly1305 had taken half the relay's CPU
+ * ({@code bench/results/2026-11-27-relay-tls-native/}). {@code -Dio.netty.handler.ssl.noOpenSsl=true}
+ * turns the binding off; then Java's TLS runs as follows.
+ *
+ * <p>With Java's TLS the cipher is AES-GCM where this JVM runs it fast, ChaCha20-Poly1305 where
+ * it does not. AES-GCM is fast only through the AES and GHASH intrinsics, which only C2
+ * compiles: under C1
  * alone ({@code -XX:TieredStopAtLevel=1}, a choice for short-lived relays on small hosts) it
  * ran at 40 MB/s a core here, ChaCha20-Poly1305 at 210, and with C2 AES-GCM at 2,500 against
  * ChaCha's 310 ({@code bench/results/2026-11-25-relay-tls-cipher.md}). Both ends offer both
@@ -78,14 +93,21 @@ public final class RelayTls {
   private static RelayTls identity;
   private static RelayCpException identityFailure;
 
+  /** Java's TLS, where OpenSSL does not load; null otherwise. */
   private final SSLContext context;
   private final String[] ciphers;
   private final boolean fastAes;
+  /** OpenSSL's contexts for accepted and outgoing connections, where it loads; else null. */
+  private final SslContext openSslServer;
+  private final SslContext openSslClient;
 
-  private RelayTls(SSLContext context, String[] ciphers, boolean fastAes) {
+  private RelayTls(SSLContext context, String[] ciphers, boolean fastAes,
+      SslContext openSslServer, SslContext openSslClient) {
     this.context = context;
     this.ciphers = ciphers;
     this.fastAes = fastAes;
+    this.openSslServer = openSslServer;
+    this.openSslClient = openSslClient;
   }
 
   /**
@@ -95,7 +117,10 @@ public final class RelayTls {
   public static synchronized RelayTls get() {
     if (identity == null && identityFailure == null) {
       try {
-        identity = create(runsAesFast());
+        identity = create(runsAesFast(), runsOpenSsl());
+        LOG.info("Relay connections run TLS 1.3 through {}", identity.openSsl()
+            ? OpenSsl.versionString() + " (Netty's OpenSSL binding)"
+            : "Java, " + (identity.fastAes ? "AES-GCM" : "ChaCha20-Poly1305") + " first");
       } catch (RelayCpException e) {
         identityFailure = e;
       }
@@ -145,13 +170,35 @@ public final class RelayTls {
     }
   }
 
-  /** Whether this process lists AES-GCM first (see the class comment). */
+  /**
+   * Whether Netty's OpenSSL binding loads here and speaks TLS 1.3; false where its native
+   * library is missing for this platform, refused by it, or turned off.
+   */
+  static boolean runsOpenSsl() {
+    try {
+      return OpenSsl.isAvailable() && SslProvider.isTlsv13Supported(SslProvider.OPENSSL);
+    } catch (LinkageError e) {
+      LOG.debug("Netty's OpenSSL binding does not load; the relays' TLS runs in Java", e);
+      return false;
+    }
+  }
+
+  /** Whether Java's TLS lists AES-GCM first here (see the class comment); with OpenSSL, true. */
   boolean fastAes() {
     return fastAes;
   }
 
-  static RelayTls create(boolean fastAes) {
-    List<String> ciphers = fastAes
+  /** Whether the records are sealed by OpenSSL rather than by Java. */
+  boolean openSsl() {
+    return openSslServer != null;
+  }
+
+  /**
+   * An identity, its key and certificate new, for Java's TLS listing AES-GCM first when {@code
+   * fastAes} or for OpenSSL when {@code openSsl}.
+   */
+  static RelayTls create(boolean fastAes, boolean openSsl) {
+    List<String> ciphers = fastAes || openSsl
         ? List.of(AES_128_GCM, AES_256_GCM, CHACHA20_POLY1305)
         : List.of(CHACHA20_POLY1305, AES_128_GCM, AES_256_GCM);
     try {
@@ -159,11 +206,28 @@ public final class RelayTls {
       generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
       KeyPair keys = generator.generateKeyPair();
       X509Certificate certificate = selfSigned(keys);
+      OwnIdentity identity = new OwnIdentity(keys.getPrivate(), certificate);
+      if (openSsl) {
+        // BoringSSL picks TLS 1.3's suite itself (the cipher list covers only older versions).
+        SslContext server = SslContextBuilder.forServer(identity)
+            .sslProvider(SslProvider.OPENSSL)
+            .protocols("TLSv1.3")
+            .clientAuth(ClientAuth.REQUIRE)
+            .trustManager(InsecureTrustManagerFactory.INSTANCE)
+            .build();
+        SslContext client = SslContextBuilder.forClient()
+            .sslProvider(SslProvider.OPENSSL)
+            .protocols("TLSv1.3")
+            .keyManager(identity)
+            .trustManager(InsecureTrustManagerFactory.INSTANCE)
+            .build();
+        return new RelayTls(null, ciphers.toArray(String[]::new), true, server, client);
+      }
       SSLContext context = SSLContext.getInstance("TLSv1.3");
-      context.init(new KeyManager[] {new OwnIdentity(keys.getPrivate(), certificate)},
+      context.init(new KeyManager[] {identity},
           InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), new SecureRandom());
-      return new RelayTls(context, ciphers.toArray(String[]::new), fastAes);
-    } catch (GeneralSecurityException | RuntimeException e) {
+      return new RelayTls(context, ciphers.toArray(String[]::new), fastAes, null, null);
+    } catch (GeneralSecurityException | SSLException | RuntimeException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot set up TLS for the relay"
           + " connections (" + e + "); it needs Java's EC and TLS 1.3 and BouncyCastle's"
           + " bcpkix, which Hadoop ships; or set relaycp.relay.tls=false on every end", e);
@@ -190,6 +254,11 @@ public final class RelayTls {
 
   /** Puts TLS first in an accepted connection's pipeline. */
   void addServer(Channel channel) {
+    if (openSslServer != null) {
+      channel.pipeline().addFirst(HANDLER,
+          withoutOwnDeadline(openSslServer.newHandler(channel.alloc())));
+      return;
+    }
     SSLEngine engine = engine(false);
     engine.setNeedClientAuth(true);
     SSLParameters parameters = engine.getSSLParameters();
@@ -200,7 +269,10 @@ public final class RelayTls {
 
   /** Puts TLS first in an outgoing connection's pipeline. */
   void addClient(Channel channel) {
-    channel.pipeline().addFirst(HANDLER, withoutOwnDeadline(new SslHandler(engine(true))));
+    SslHandler handler = openSslClient != null
+        ? openSslClient.newHandler(channel.alloc())
+        : new SslHandler(engine(true));
+    channel.pipeline().addFirst(HANDLER, withoutOwnDeadline(handler));
   }
 
   private SSLEngine engine(boolean client) {

@@ -13,19 +13,21 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** The cipher two relay ends agree on, over real loopback connections. */
 class RelayTlsTest {
   private static EventLoopGroup loops;
-  private static final RelayTls FAST = RelayTls.create(true);
-  private static final RelayTls SLOW = RelayTls.create(false);
+  private static final RelayTls FAST = RelayTls.create(true, false);
+  private static final RelayTls SLOW = RelayTls.create(false, false);
 
   @BeforeAll
   static void start() {
@@ -75,7 +77,48 @@ class RelayTlsTest {
     if (c1Only) {
       assertThat(RelayTls.runsAesFast()).isFalse();
     }
-    assertThat(RelayTls.get().fastAes()).isEqualTo(RelayTls.runsAesFast());
+    assertThat(RelayTls.get().openSsl()).isEqualTo(RelayTls.runsOpenSsl());
+    if (!RelayTls.get().openSsl()) {
+      assertThat(RelayTls.get().fastAes()).isEqualTo(RelayTls.runsAesFast());
+    }
+  }
+
+  @Test
+  void onLinuxTheProductsOpenSslBindingLoads() {
+    Assumptions.assumeTrue(System.getProperty("os.name").equals("Linux")
+            && List.of("amd64", "aarch64").contains(System.getProperty("os.arch")),
+        "the product carries BoringSSL for Linux on x86-64 and ARM64 only");
+    assertThat(RelayTls.runsOpenSsl()).as("netty-tcnative-boringssl-static loads").isTrue();
+    assertThat(RelayTls.get().openSsl()).isTrue();
+  }
+
+  @Test
+  void twoOpenSslEndsSealInNativeCodeAndAgreeOnTheBinding() throws Exception {
+    Assumptions.assumeTrue(RelayTls.runsOpenSsl(), "Netty's OpenSSL binding does not load here");
+    RelayTls openSsl = RelayTls.create(false, true);
+    List<Object> seen = connected(openSsl, openSsl, (channel, accepted) -> List.of(
+        channel.pipeline().get(SslHandler.class).engine().getClass().getSimpleName(),
+        channel.pipeline().get(SslHandler.class).engine().getSession().getCipherSuite(),
+        HexFormat.of().formatHex(RelayTls.binding(channel, false)),
+        HexFormat.of().formatHex(RelayTls.binding(accepted, true))));
+
+    assertThat((String) seen.get(0)).contains("OpenSsl");
+    // BoringSSL takes AES-GCM on a CPU with AES instructions, ChaCha20-Poly1305 without.
+    assertThat(seen.get(1)).isIn(RelayTls.AES_128_GCM, RelayTls.CHACHA20_POLY1305);
+    assertThat((String) seen.get(2)).hasSize(64).isEqualTo(seen.get(3));
+  }
+
+  @Test
+  void anOpenSslEndAndAJavaEndWithoutFastAesUseChaChaEitherWay() throws Exception {
+    Assumptions.assumeTrue(RelayTls.runsOpenSsl(), "Netty's OpenSSL binding does not load here");
+    RelayTls openSsl = RelayTls.create(false, true);
+
+    assertThat(negotiated(SLOW, openSsl)).isEqualTo(RelayTls.CHACHA20_POLY1305);
+    assertThat(negotiated(openSsl, SLOW)).isEqualTo(RelayTls.CHACHA20_POLY1305);
+    List<String> bindings = connected(openSsl, SLOW, (channel, accepted) -> List.of(
+        HexFormat.of().formatHex(RelayTls.binding(channel, false)),
+        HexFormat.of().formatHex(RelayTls.binding(accepted, true))));
+    assertThat(bindings.get(0)).isEqualTo(bindings.get(1));
   }
 
   /** The suite a client of {@code client} and a server of {@code server} agree on. */
@@ -115,7 +158,13 @@ class RelayTlsTest {
         assertThat(tls.handshakeFuture().await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(tls.handshakeFuture().isSuccess()).as("%s", tls.handshakeFuture().cause())
             .isTrue();
-        return check.apply(channel, accepted.get(10, TimeUnit.SECONDS));
+        // In TLS 1.3 the client is done before the server has read the client's certificate.
+        Channel serverSide = accepted.get(10, TimeUnit.SECONDS);
+        SslHandler serverTls = serverSide.pipeline().get(SslHandler.class);
+        assertThat(serverTls.handshakeFuture().await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(serverTls.handshakeFuture().isSuccess())
+            .as("%s", serverTls.handshakeFuture().cause()).isTrue();
+        return check.apply(channel, serverSide);
       } finally {
         channel.close().sync();
       }
