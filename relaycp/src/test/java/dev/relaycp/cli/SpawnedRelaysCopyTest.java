@@ -337,12 +337,15 @@ class SpawnedRelaysCopyTest {
         .start();
     try {
       Path log = temporary.resolve("driver.err");
+      // The spawned pair may join before the local relays are up and the copy has made its
+      // staging; the signal comes once a route has joined the copy itself.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!Files.readString(log).contains("Spawned pair") && driver.isAlive()
-          && System.nanoTime() < deadline) {
+      while (!(Files.readString(log).contains("Spawned pair")
+              && Files.readString(log).contains("joined the copy"))
+          && driver.isAlive() && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }
-      assertThat(Files.readString(log)).contains("Spawned pair");
+      assertThat(Files.readString(log)).contains("Spawned pair").contains("joined the copy");
       assertThat(pids(pids)).hasSize(2);
       try (Stream<Path> files = Files.list(temporaryFiles)) {
         assertThat(files.map(file -> file.getFileName().toString()))
