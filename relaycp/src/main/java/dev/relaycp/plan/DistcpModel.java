@@ -88,10 +88,11 @@ public record DistcpModel() implements CopyModel {
     if (settings.strategy() == DistcpSettings.Strategy.DYNAMIC) {
       List<List<StreamSimulation.Step>> chunks = dynamicChunks(input.workload(), settings);
       data = StreamSimulation.run(dynamicNodes(nodes, chunks.size(), settings), chunks, caps,
-          destinations, false, settings.fileLanes());
+          destinations, false, StreamSimulation.SharedCpu.onLanes(settings.fileLanes()));
     } else {
       data = StreamSimulation.run(
-          nodes, maps(input.workload(), settings), caps, destinations, false, settings.fileLanes());
+          nodes, maps(input.workload(), settings), caps, destinations, false,
+          StreamSimulation.SharedCpu.onLanes(settings.fileLanes()));
     }
     double seconds = start + data;
     double dollars =

@@ -91,9 +91,11 @@ public record RelaycpModel() implements CopyModel {
           hostLimit(source, destination, pairs, machine, ratio, atOnce))));
     }
     double filesPerRoute = filesPerRoute(workload, source, pairs);
-    double data = StreamSimulation.run(relays, chunks, caps, null, true, settings.fileLanes(),
-        spawnedLoads(settings, source.nodes(), pairs, filesPerRoute),
-        settings.sharedCores().cpuSecondsPerByte() * settings.lanesPerSharedCore());
+    double data = StreamSimulation.run(relays, chunks, caps, null, true,
+        StreamSimulation.SharedCpu.onLanes(settings.fileLanes())
+            .withLoads(spawnedLoads(settings, source.nodes(), pairs, filesPerRoute))
+            .withLaneSecondsPerByte(
+                settings.sharedCores().cpuSecondsPerByte() * settings.lanesPerSharedCore()));
     double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
     double dollars =
         2 * pairs * machine.dollarsFor(before + data)

@@ -125,6 +125,41 @@ final class StreamSimulation {
   record CapChange(double fromSeconds, double capBytesPerSecond) {}
 
   /**
+   * The shared cores the workers' shared delays run on: {@code lanes} lanes (infinite: every
+   * shared delay at full speed), other work on them ({@code loads}), and the lane time each byte
+   * moved costs ({@code laneSecondsPerByte}; 0: bytes cost none, and with infinite lanes it
+   * changes nothing).
+   */
+  record SharedCpu(double lanes, List<SharedLoad> loads, double laneSecondsPerByte) {
+    /** No shared cores: every shared delay at full speed, bytes free. */
+    static final SharedCpu UNLIMITED = onLanes(Double.POSITIVE_INFINITY);
+
+    SharedCpu {
+      loads = List.copyOf(requireNonNull(loads, "loads is null"));
+      if (!(lanes > 0)) {
+        throw new IllegalArgumentException("shared lanes " + lanes + " must be positive");
+      }
+      if (!(laneSecondsPerByte >= 0) || Double.isInfinite(laneSecondsPerByte)) {
+        throw new IllegalArgumentException(
+            "lane-seconds per byte " + laneSecondsPerByte + " must be finite and 0 or more");
+      }
+    }
+
+    /** {@code lanes} lanes with nothing else on them, bytes free. */
+    static SharedCpu onLanes(double lanes) {
+      return new SharedCpu(lanes, List.of(), 0);
+    }
+
+    SharedCpu withLoads(List<SharedLoad> otherLoads) {
+      return new SharedCpu(lanes, otherLoads, laneSecondsPerByte);
+    }
+
+    SharedCpu withLaneSecondsPerByte(double secondsPerByte) {
+      return new SharedCpu(lanes, loads, secondsPerByte);
+    }
+  }
+
+  /**
    * Receiving nodes, one picked at random for each block a worker writes, each taking a cap;
    * each block's pipeline holds {@code replicas} of them.
    */
@@ -157,12 +192,13 @@ final class StreamSimulation {
       List<CapChange> caps,
       Destinations destinations,
       boolean holdBack) {
-    return run(nodes, tasks, caps, destinations, holdBack, Double.POSITIVE_INFINITY);
+    return run(nodes, tasks, caps, destinations, holdBack, SharedCpu.UNLIMITED);
   }
 
   /**
-   * As {@link #run(List, List, List, Destinations, boolean)}, with shared delays done on {@code
-   * sharedLanes} lanes (infinite: every shared delay at full speed).
+   * As {@link #run(List, List, List, Destinations, boolean)}, with the shared delays, {@code
+   * cores}' loads and the bytes' own cost on {@code cores}' lanes. A load still going when the
+   * last task ends does not delay the end.
    */
   static double run(
       List<Node> nodes,
@@ -170,47 +206,11 @@ final class StreamSimulation {
       List<CapChange> caps,
       Destinations destinations,
       boolean holdBack,
-      double sharedLanes) {
-    return run(nodes, tasks, caps, destinations, holdBack, sharedLanes, List.of());
-  }
-
-  /**
-   * As {@link #run(List, List, List, Destinations, boolean, double)}, with {@code loads} on the
-   * shared lanes. A load still going when the last task ends does not delay the end.
-   */
-  static double run(
-      List<Node> nodes,
-      List<List<Step>> tasks,
-      List<CapChange> caps,
-      Destinations destinations,
-      boolean holdBack,
-      double sharedLanes,
-      List<SharedLoad> loads) {
-    return run(nodes, tasks, caps, destinations, holdBack, sharedLanes, loads, 0);
-  }
-
-  /**
-   * As {@link #run(List, List, List, Destinations, boolean, double, List)}, with each byte
-   * moved costing {@code laneSecondsPerByte} of the shared lanes (0: bytes cost none; with
-   * infinite lanes it changes nothing).
-   */
-  static double run(
-      List<Node> nodes,
-      List<List<Step>> tasks,
-      List<CapChange> caps,
-      Destinations destinations,
-      boolean holdBack,
-      double sharedLanes,
-      List<SharedLoad> loads,
-      double laneSecondsPerByte) {
-    requireNonNull(loads, "loads is null");
-    if (!(sharedLanes > 0)) {
-      throw new IllegalArgumentException("shared lanes " + sharedLanes + " must be positive");
-    }
-    if (!(laneSecondsPerByte >= 0) || Double.isInfinite(laneSecondsPerByte)) {
-      throw new IllegalArgumentException(
-          "lane-seconds per byte " + laneSecondsPerByte + " must be finite and 0 or more");
-    }
+      SharedCpu cores) {
+    requireNonNull(cores, "cores is null");
+    double sharedLanes = cores.lanes();
+    List<SharedLoad> loads = cores.loads();
+    double laneSecondsPerByte = cores.laneSecondsPerByte();
     requireNonNull(nodes, "nodes is null");
     requireNonNull(tasks, "tasks is null");
     requireNonNull(caps, "caps is null");

@@ -1,6 +1,8 @@
 package dev.relaycp.plan;
 
+import static dev.relaycp.plan.StreamSimulation.SharedCpu.onLanes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
@@ -42,8 +44,9 @@ class StreamSimulationTest {
             4, List.of(new StreamSimulation.Step(1, 0), new StreamSimulation.Step(2, 0, true)));
     List<StreamSimulation.Node> node = List.of(new StreamSimulation.Node(10, 0, 4));
     List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
-    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 2)).isCloseTo(5, within(1e-9));
-    assertThat(StreamSimulation.run(node, tasks, caps, null, false, Double.POSITIVE_INFINITY))
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, onLanes(2))).isCloseTo(5, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false,
+        onLanes(Double.POSITIVE_INFINITY)))
         .isCloseTo(3, within(1e-9));
   }
 
@@ -57,7 +60,7 @@ class StreamSimulationTest {
             List.of(new StreamSimulation.Step(3, 0, true)));
     List<StreamSimulation.Node> node = List.of(new StreamSimulation.Node(10, 0, 2));
     List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
-    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1)).isCloseTo(4, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false, onLanes(1))).isCloseTo(4, within(1e-9));
   }
 
   @Test
@@ -69,10 +72,10 @@ class StreamSimulationTest {
         Collections.nCopies(4, List.of(new StreamSimulation.Step(1, 0, true)));
     List<StreamSimulation.Node> node = List.of(new StreamSimulation.Node(10, 0, 1));
     List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
-    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1,
-        List.of(new StreamSimulation.SharedLoad(0, 2, 1)))).isCloseTo(6, within(1e-9));
-    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1,
-        List.of(new StreamSimulation.SharedLoad(0, 100, 1)))).isCloseTo(8, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false,
+        onLanes(1).withLoads(List.of(new StreamSimulation.SharedLoad(0, 2, 1))))).isCloseTo(6, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false,
+        onLanes(1).withLoads(List.of(new StreamSimulation.SharedLoad(0, 100, 1))))).isCloseTo(8, within(1e-9));
   }
 
   @Test
@@ -84,14 +87,17 @@ class StreamSimulationTest {
     List<List<StreamSimulation.Step>> tasks = List.of(List.of(new StreamSimulation.Step(0, 100)));
     List<StreamSimulation.Node> node = List.of(new StreamSimulation.Node(10, 0, 1));
     List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 1000));
-    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1, List.of(), 0.2))
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false,
+        onLanes(1).withLaneSecondsPerByte(0.2)))
         .isCloseTo(20, within(1e-9));
-    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1,
-        List.of(new StreamSimulation.SharedLoad(0, 5, 1)), 0.2)).isCloseTo(25, within(1e-9));
-    assertThat(StreamSimulation.run(node, tasks, caps, null, false, 1, List.of(), 0))
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false,
+        onLanes(1).withLoads(List.of(new StreamSimulation.SharedLoad(0, 5, 1)))
+            .withLaneSecondsPerByte(0.2))).isCloseTo(25, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false,
+        onLanes(1).withLaneSecondsPerByte(0)))
         .isCloseTo(10, within(1e-9));
-    assertThat(StreamSimulation.run(node, tasks, caps, null, false, Double.POSITIVE_INFINITY,
-        List.of(), 0.2)).isCloseTo(10, within(1e-9));
+    assertThat(StreamSimulation.run(node, tasks, caps, null, false,
+        onLanes(Double.POSITIVE_INFINITY).withLaneSecondsPerByte(0.2))).isCloseTo(10, within(1e-9));
   }
 
   @Test
@@ -106,9 +112,10 @@ class StreamSimulationTest {
     List<StreamSimulation.Node> nodes =
         List.of(new StreamSimulation.Node(10, 0, 1), new StreamSimulation.Node(10, 0, 1));
     List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 20));
-    assertThat(StreamSimulation.run(nodes, tasks, caps, null, false, 1,
-        List.of(new StreamSimulation.SharedLoad(0, 2, 1, 1, 1)))).isCloseTo(8, within(1e-9));
-    assertThat(StreamSimulation.run(nodes, tasks, caps, null, false, 1)).isCloseTo(6, within(1e-9));
+    assertThat(StreamSimulation.run(nodes, tasks, caps, null, false,
+        onLanes(1).withLoads(List.of(new StreamSimulation.SharedLoad(0, 2, 1, 1, 1))))).isCloseTo(8, within(1e-9));
+    assertThat(StreamSimulation.run(nodes, tasks, caps, null, false, onLanes(1)))
+        .isCloseTo(6, within(1e-9));
   }
 
   @Test
@@ -118,10 +125,10 @@ class StreamSimulationTest {
     List<List<StreamSimulation.Step>> task = List.of(List.of(new StreamSimulation.Step(0, 10)));
     List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 20));
     assertThat(StreamSimulation.run(List.of(new StreamSimulation.Node(10, 3, 1)), task, caps, null,
-        false, 1, List.of(new StreamSimulation.SharedLoad(0, 1, 1, 0, 1))))
+        false, onLanes(1).withLoads(List.of(new StreamSimulation.SharedLoad(0, 1, 1, 0, 1)))))
         .isCloseTo(4, within(1e-9));
     assertThat(StreamSimulation.run(List.of(new StreamSimulation.Node(10, 0, 1)), task, caps, null,
-        false, 1, List.of(new StreamSimulation.SharedLoad(0, 4, 1, 0, 4))))
+        false, onLanes(1).withLoads(List.of(new StreamSimulation.SharedLoad(0, 4, 1, 0, 4)))))
         .isCloseTo(5, within(1e-9));
   }
 
@@ -143,5 +150,16 @@ class StreamSimulationTest {
 
     assertThat(StreamSimulation.run(together, tasks, caps)).isCloseTo(18, within(1e-6));
     assertThat(StreamSimulation.run(staggered, tasks, caps)).isCloseTo(11.4375, within(1e-6));
+  }
+
+  @Test
+  void sharedCoresNeedLanesAndAFiniteCostPerByte() {
+    assertThatThrownBy(() -> onLanes(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("shared lanes 0.0 must be positive");
+    assertThatThrownBy(() -> onLanes(1).withLaneSecondsPerByte(Double.POSITIVE_INFINITY))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("lane-seconds per byte Infinity must be finite and 0 or more");
+    assertThatThrownBy(() -> onLanes(1).withLoads(null)).isInstanceOf(NullPointerException.class)
+        .hasMessage("loads is null");
   }
 }
