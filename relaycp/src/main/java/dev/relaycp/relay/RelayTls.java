@@ -65,18 +65,18 @@ import org.slf4j.LoggerFactory;
  * whatever the JIT: BoringSSL runs AES-GCM on the CPU's AES instructions, or ChaCha20-Poly1305
  * where it has none, and as a server follows the client's order among suites it runs equally
  * well. In a relay under C1 alone Java's own ChaCha20-Poly1305 had taken half the relay's CPU
- * ({@code bench/results/2026-11-27-relay-tls-native/}). {@code -Dio.netty.handler.ssl.noOpenSsl=true}
- * turns the binding off; then Java's TLS runs as follows.
+ * ({@code bench/results/2026-11-27-relay-tls-native/}). The system property {@code
+ * io.netty.handler.ssl.noOpenSsl=true} turns the binding off; then Java's TLS runs as follows.
  *
  * <p>With Java's TLS the cipher is AES-GCM where this JVM runs it fast, ChaCha20-Poly1305 where
  * it does not. AES-GCM is fast only through the AES and GHASH intrinsics, which only C2
- * compiles: under C1
- * alone ({@code -XX:TieredStopAtLevel=1}, a choice for short-lived relays on small hosts) it
- * ran at 40 MB/s a core here, ChaCha20-Poly1305 at 210, and with C2 AES-GCM at 2,500 against
- * ChaCha's 310 ({@code bench/results/2026-11-25-relay-tls-cipher.md}). Both ends offer both
- * suites. An end that runs AES-GCM fast lists it first and, as a server, follows the client's
- * order; an end that does not lists ChaCha20-Poly1305 first and, as a server, its own order. So
- * a connection uses AES-GCM only when both ends run it fast.
+ * compiles: under C1 alone ({@code -XX:TieredStopAtLevel=1}, a choice for short-lived relays on
+ * small hosts) it ran at 40 MB/s a core here, ChaCha20-Poly1305 at 210, and with C2 AES-GCM at
+ * 2,500 against ChaCha's 310 ({@code bench/results/2026-11-25-relay-tls-cipher.md}). Both ends
+ * offer both suites. An end that runs AES-GCM fast lists it first and, as a server, follows the
+ * client's order; an end that does not lists ChaCha20-Poly1305 first and, as a server, its own
+ * order. So a connection uses AES-GCM only when both ends run it fast, whichever end runs
+ * OpenSSL.
  *
  * <p>With TLS off ({@code relaycp.relay.tls=false}, both ends alike) the binding is empty and
  * the same handshake still authenticates both ends, in plaintext.
@@ -208,26 +208,18 @@ public final class RelayTls {
       X509Certificate certificate = selfSigned(keys);
       OwnIdentity identity = new OwnIdentity(keys.getPrivate(), certificate);
       if (openSsl) {
-        // BoringSSL picks TLS 1.3's suite itself (the cipher list covers only older versions).
-        SslContext server = SslContextBuilder.forServer(identity)
-            .sslProvider(SslProvider.OPENSSL)
-            .protocols("TLSv1.3")
-            .clientAuth(ClientAuth.REQUIRE)
-            .trustManager(InsecureTrustManagerFactory.INSTANCE)
-            .build();
-        SslContext client = SslContextBuilder.forClient()
-            .sslProvider(SslProvider.OPENSSL)
-            .protocols("TLSv1.3")
-            .keyManager(identity)
-            .trustManager(InsecureTrustManagerFactory.INSTANCE)
-            .build();
-        return new RelayTls(null, ciphers.toArray(String[]::new), true, server, client);
+        try {
+          return withOpenSsl(identity, ciphers);
+        } catch (SSLException | RuntimeException | LinkageError e) {
+          LOG.warn("Netty's OpenSSL binding loads but made no TLS context ({}); the relay"
+              + " connections run Java's TLS", e.toString());
+        }
       }
       SSLContext context = SSLContext.getInstance("TLSv1.3");
       context.init(new KeyManager[] {identity},
           InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), new SecureRandom());
       return new RelayTls(context, ciphers.toArray(String[]::new), fastAes, null, null);
-    } catch (GeneralSecurityException | SSLException | RuntimeException e) {
+    } catch (GeneralSecurityException | RuntimeException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot set up TLS for the relay"
           + " connections (" + e + "); it needs Java's EC and TLS 1.3 and BouncyCastle's"
           + " bcpkix, which Hadoop ships; or set relaycp.relay.tls=false on every end", e);
@@ -236,6 +228,25 @@ public final class RelayTls {
           + " connections: BouncyCastle (bcpkix) is not on the class path (" + e.getMessage()
           + "); put Hadoop's own jars on it, or set relaycp.relay.tls=false on every end", e);
     }
+  }
+
+  /** OpenSSL's server and client contexts for {@code identity}. */
+  private static RelayTls withOpenSsl(OwnIdentity identity, List<String> ciphers)
+      throws SSLException {
+    // BoringSSL picks TLS 1.3's suite itself (the cipher list covers only older versions).
+    SslContext server = SslContextBuilder.forServer(identity)
+        .sslProvider(SslProvider.OPENSSL)
+        .protocols("TLSv1.3")
+        .clientAuth(ClientAuth.REQUIRE)
+        .trustManager(InsecureTrustManagerFactory.INSTANCE)
+        .build();
+    SslContext client = SslContextBuilder.forClient()
+        .sslProvider(SslProvider.OPENSSL)
+        .protocols("TLSv1.3")
+        .keyManager(identity)
+        .trustManager(InsecureTrustManagerFactory.INSTANCE)
+        .build();
+    return new RelayTls(null, ciphers.toArray(String[]::new), true, server, client);
   }
 
   private static X509Certificate selfSigned(KeyPair keys) throws GeneralSecurityException {
