@@ -679,12 +679,10 @@ public final class CopyDriver {
      * Ends a copy that did not commit: keeps its staging for the next run of the same command
      * when it holds staged chunks and the copy stopped for a reason a retry may mend (Ctrl-C
      * and SIGTERM, with {@code failure} null, included); removes it otherwise. Says which.
-     * Runs once, whichever of the driver and its shutdown hook comes first.
-     */
-    /**
-     * Keeps the staging for a resume or removes it, once; a call made while another thread ends
-     * it returns once that has ended, so the signal hook does not return (and let Hadoop close
-     * the file systems) while the copy's own thread is still writing the staging's marker.
+     * Runs once, whichever of the driver and its shutdown hook comes first; a call made while
+     * the other ends it returns once that has ended, so the signal hook does not return (and
+     * let Hadoop close the file systems) while the copy's own thread still writes the staging's
+     * marker.
      */
     void endStaging(URI destinationUri, RelayCpException failure) {
       synchronized (stagingEnd) {
