@@ -3,11 +3,12 @@ solved from the start-up probes so that `relaycp plan`'s own models give the pro
 back, and the planner's predictions for every copy of the run."""
 import math
 import os
+import statistics
 import subprocess
 import json
 import sys
 
-from .parse import (PROBE_FILE_BYTES, U_FILES, V_FILES, W_FILES, X_FILES, Y_FILES,
+from .parse import (PROBE_FILE_BYTES, U_FILES, V_FILES, W_FILES, X_FILES, Y_FILES, Y_SPAWNED,
                     datanodes, placement_option, probe_rate, relaycp_phases,
                     routes as relaycp_routes, spawned_probe, spawned_start_seconds, startup_seconds,
                     distcp_map_costs)
@@ -98,8 +99,8 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
     relaycp: U's and Y's files take relaycp_rounds rounds over every datanode relay's route,
     so a stream's steady cost per file with every route busy is F = (copying(Y) -
     copying(U)) / (rounds(Y) - rounds(U)) from relaycp's own phase times (U alone would count
-    the first files' start-up); commit and verification per file are (phase(Y) - phase(U)) /
-    (3000 - 300). Results from before Y existed use W (1,200 files) in its place. X is 1,200
+    the first files' start-up); commit and verification per file are after_per_file's, the
+    median over the probes with more files than U. Results from before Y existed use W (1,200 files) in its place. X is 1,200
     files with a quarter of the streams (every route, fewer chunks in flight on each): its
     cost per file is f = (copying(X) - copying(T)) / (rounds(X) - 1).
     Where f is below F the streams share the per-file work: the model's concurrent files are
@@ -139,8 +140,8 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
             u, w = phases["U"], phases[steady]
             per_file = max(0.0, max(0.0, w["copying"] - u["copying"]) / (rounds_steady - rounds_u)
                            - round_bytes)
-            commit = max(0.0, w["committing"] - u["committing"]) / (steady_files - U_FILES)
-            verify = max(0.0, w["verifying"] - u["verifying"]) / (steady_files - U_FILES)
+            commit = after_per_file(phases, "committing")
+            verify = after_per_file(phases, "verifying")
             after = commit + verify
             options += ["--relaycp-commit-seconds", f"{commit:.4f}",
                         "--relaycp-verify-seconds", f"{verify:.4f}"]
@@ -177,6 +178,26 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
         if per_file is not None:
             options += ["--relaycp-file-seconds", f"{per_file:.3f}"]
     return options
+
+
+# The probes whose files outnumber U's, which each measure the driver's commit and verification
+# per file beside U: the same work whatever the routes and streams.
+AFTER_PROBES = {"Y": Y_FILES, "W": W_FILES, "X": X_FILES, Y_SPAWNED: Y_FILES}
+
+
+def after_per_file(phases, phase):
+    """The driver's seconds a file in one of its phases after the copying ("committing",
+    "verifying"): (phase(P) - phase(U)) / (files(P) - files(U)) for every probe P of
+    AFTER_PROBES with phase times, their median. The driver does this work alone after the
+    copying, so each probe measures the same thing, and one probe slowed by other work on the
+    shared cores moves a median of three little: Y alone once gave 0.0055 s a file against the
+    afternoon's 0.0021, and S's prediction +17 s (bench/results/lab-2026-11-27-tls-native/
+    NOTES.md). 0 without U or any other probe."""
+    if "U" not in phases:
+        return 0.0
+    rates = [max(0.0, phases[name][phase] - phases["U"][phase]) / (files - U_FILES)
+             for name, files in AFTER_PROBES.items() if name in phases and files > U_FILES]
+    return statistics.median(rates) if rates else 0.0
 
 
 def plan_json(binary, arguments):

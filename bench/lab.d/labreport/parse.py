@@ -293,11 +293,19 @@ def startup_seconds(folder):
     return out
 
 
+# relaycp_phases' key of the last start-up probe: Y again, over spawned pairs too.
+Y_SPAWNED = "Y+spawned"
+
+
 def relaycp_phases(folder):
-    """relaycp's own phase seconds (its --json phaseSeconds) of each start-up probe."""
+    """relaycp's own phase seconds (its --json phaseSeconds) of each start-up probe, by its
+    dataset's name; the spawned probe (Y over spawned pairs too) as Y_SPAWNED."""
     out = {}
-    for ds in ("T", "U", "W", "X", "Y"):
-        path = os.path.join(folder, "startup", f"{ds}-relaycp-k0.out")
+    paths = [(ds, os.path.join(folder, "startup", f"{ds}-relaycp-k0.out"))
+             for ds in ("T", "U", "W", "X", "Y")]
+    paths += [(Y_SPAWNED, path) for path in
+              sorted(glob.glob(os.path.join(folder, "startup", "Y-relaycp-k[1-9]*.out")))[:1]]
+    for ds, path in paths:
         try:
             out[ds] = json.load(open(path))["phaseSeconds"]
         except (OSError, ValueError, KeyError):

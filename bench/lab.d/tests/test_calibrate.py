@@ -176,3 +176,28 @@ def test_without_concurrent_files_the_steady_cost_per_file_keeps_its_bytes():
     assert "--relaycp-concurrent-files" not in with_bytes
     file_seconds = float(with_bytes[with_bytes.index("--relaycp-file-seconds") + 1])
     assert file_seconds == pytest.approx(steady, abs=0.001)
+
+
+def _phases_out(folder, name, committing, verifying):
+    startup = folder / "startup"
+    startup.mkdir(exist_ok=True)
+    (startup / f"{name}.out").write_text(json.dumps({"phaseSeconds": {
+        "copying": 10.0, "committing": committing, "verifying": verifying}}))
+
+
+def test_commit_and_verification_a_file_are_the_median_of_the_probes_so_one_slow_probe_moves_them_little(tmp_path):
+    # U: 300 files; Y and the spawned probe 3,000, X 1,200. Y ran beside other work and took
+    # three times as long to commit and verify as the other two say.
+    _phases_out(tmp_path, "U-relaycp-k0", 1.0, 2.0)
+    _phases_out(tmp_path, "X-relaycp-k0", 1.0 + 900 * 0.002, 2.0 + 900 * 0.001)
+    _phases_out(tmp_path, "Y-relaycp-k0", 1.0 + 2700 * 0.006, 2.0 + 2700 * 0.003)
+    _phases_out(tmp_path, "Y-relaycp-k2", 1.0 + 2700 * 0.0021, 2.0 + 2700 * 0.0011)
+    phases = calibrate.relaycp_phases(str(tmp_path))
+    assert set(phases) == {"U", "X", "Y", calibrate.Y_SPAWNED}
+
+    assert calibrate.after_per_file(phases, "committing") == pytest.approx(0.0021)
+    assert calibrate.after_per_file(phases, "verifying") == pytest.approx(0.0011)
+    # Y alone gives what it measured; without U there is nothing to subtract, and no cost.
+    only_y = {name: phases[name] for name in ("U", "Y")}
+    assert calibrate.after_per_file(only_y, "committing") == pytest.approx(0.006)
+    assert calibrate.after_per_file({"Y": phases["Y"]}, "committing") == 0.0
