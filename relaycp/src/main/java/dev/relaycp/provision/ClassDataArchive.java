@@ -41,6 +41,14 @@ import org.slf4j.LoggerFactory;
  * runs from an archive made for the same JVM and the same jars. The next relay on the node
  * starts from it. It is a cache: losing it costs one slower start.
  *
+ * <p>The archive is a dynamic one, over the JDK's own: the JVM making it runs {@link
+ * ClassListLoader} with its JIT and archives the classes it loaded as it exits. A static
+ * archive ({@code -Xshare:dump}) is made by an interpreted JVM: 13.8-15.1 CPU-s against 6.3-8.2
+ * this way, and on the lab's busy nodes a copy's relays were released before it ended, copy
+ * after copy, its work lost each time. A relay's classes then load in 0.87-1.02 CPU-s from the
+ * dynamic archive against 0.73-0.87 from the static one and 1.67-1.89 from the jars
+ * ({@code bench/results/2026-11-27-class-data-dynamic/NOTES.md}).
+ *
  * <p>The dump runs at the relay's own CPU priority, once a node and relay jar: at the lowest
  * ({@code nice 19}) it starved beside the copy on a busy node, and YARN killed it with the
  * container when the copy ended, copy after copy, so that no relay on the lab's nodes ever
@@ -174,9 +182,9 @@ public final class ClassDataArchive {
       copyCompleteLines(classList, list);
       List<String> command = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx256m", "-Xshare:dump", "-XX:SharedClassListFile=" + list,
-          "-XX:SharedArchiveFile=" + made,
-          "-cp", String.join(File.pathSeparator, realPaths(jars))));
+          "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:ArchiveClassesAtExit=" + made,
+          "-cp", String.join(File.pathSeparator, realPaths(jars)),
+          ClassListLoader.class.getName(), list.toString()));
       String output = run(command);
       if (!Files.isRegularFile(made)) {
         throw new IOException("the JVM made no archive: " + output);

@@ -1,8 +1,11 @@
 package dev.relaycp.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,19 +13,23 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /** The relays' class-data archive, made and used by real JVMs. */
 class ClassDataArchiveTest {
   @TempDir Path temporary;
 
-  /** A small jar of the test's class path: SLF4J's API. */
-  private static Path slf4jJar() throws URISyntaxException {
-    return Path.of(LoggerFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+  /**
+   * A small jar of the test's class path, of classes for Java 8: JUnit's API. A dynamic archive
+   * takes no class older than Java 6 (SLF4J 1.7's are for Java 5).
+   */
+  private static Path apiJar() throws URISyntaxException {
+    return Path.of(Test.class.getProtectionDomain().getCodeSource().getLocation().toURI());
   }
 
   private static String java() {
@@ -41,38 +48,70 @@ class ClassDataArchiveTest {
       throws Exception {
     // As in a container: the class path names a link in the container's folder, which goes
     // away with the container; the next container's link leads to the same cached file.
-    Path jar = Files.createSymbolicLink(temporary.resolve("first-container.jar"), slf4jJar());
+    Path jar = Files.createSymbolicLink(temporary.resolve("first-container.jar"), apiJar());
     Path nextContainersLink =
-        Files.createSymbolicLink(temporary.resolve("next-container.jar"), slf4jJar());
+        Files.createSymbolicLink(temporary.resolve("next-container.jar"), apiJar());
+    // The relay jar leads the class path and holds the program that loads the list.
+    Path relayJar = jarOf(temporary.resolve("relay.jar"), ClassListLoader.class);
     Path list = temporary.resolve("classes.lst");
-    // The last line is one the relay's JVM had not finished writing: it is left out.
-    Files.writeString(list, "org/slf4j/LoggerFactory\norg/slf4j/Logger\norg/slf4j/ILogg",
-        StandardCharsets.UTF_8);
+    // As a JVM writes it: ids after the name, lambda lines, a class made at run time; the last
+    // line is one the relay's JVM had not finished writing: it is left out.
+    Files.writeString(list, "# a comment\norg/junit/jupiter/api/Assertions id: 1\n"
+        + "org/junit/jupiter/api/Test id: 2\n@lambda-proxy org/junit/jupiter/api/Assertions run ()V\n"
+        + "jdk/proxy1/$Proxy0 id: 3\norg/junit/jupiter/api/Assumpt", StandardCharsets.UTF_8);
     Path archive = temporary.resolve("node/relaycp-class-data/relay-test.jsa");
     ClassDataArchive made = ClassDataArchive.of(archive, list,
-        List.of(jar, temporary, temporary.resolve("missing.jar")));
+        List.of(relayJar, jar, temporary, temporary.resolve("missing.jar")));
 
     assertThat(made.refresh()).isTrue();
 
     assertThat(archive).isRegularFile();
     assertThat(Files.readString(temporary.resolve("node/relaycp-class-data/relay-test.key")))
-        .isEqualTo(ClassDataArchive.fingerprint(List.of(jar)));
+        .isEqualTo(ClassDataArchive.fingerprint(List.of(relayJar, jar)));
     assertThat(Files.list(archive.getParent()).map(path -> path.getFileName().toString()))
         .containsExactlyInAnyOrder("relay-test.jsa", "relay-test.key");
     Files.delete(jar);
-    // -Xshare:on fails the JVM when it cannot use the archive; the class then comes from it.
+    // -Xshare:on fails the JVM when it cannot use the archive; the class then comes from it,
+    // the dynamic archive over the JDK's own ("top").
     Process process = new ProcessBuilder(java(), "-Xshare:on",
         "-XX:SharedArchiveFile=" + archive, "-Xlog:class+load=info",
-        "-cp", nextContainersLink.toString(),
-        "org.slf4j.LoggerFactory").redirectErrorStream(true).start();
+        "-cp", relayJar + File.pathSeparator + nextContainersLink,
+        "org.junit.jupiter.api.Assertions").redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(output).contains("org.slf4j.LoggerFactory source: shared objects file");
+    assertThat(output).contains("org.junit.jupiter.api.Assertions source: shared objects file (top)");
+  }
+
+  /** A jar at {@code path} holding the class files of {@code classes}. */
+  private static Path jarOf(Path path, Class<?>... classes) throws IOException {
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(path))) {
+      for (Class<?> type : classes) {
+        String entry = type.getName().replace('.', '/') + ".class";
+        out.putNextEntry(new JarEntry(entry));
+        try (InputStream in = type.getClassLoader().getResourceAsStream(entry)) {
+          in.transferTo(out);
+        }
+        out.closeEntry();
+      }
+    }
+    return path;
+  }
+
+  @Test
+  void theLoaderPassesOverLambdaLinesAndClassesThatDoNotLoad() throws Exception {
+    Path list = temporary.resolve("classes.lst");
+    Files.writeString(list, "org/junit/jupiter/api/Test id: 1\n@lambda-form-invoker [LF_RESOLVE]\n"
+        + "com/example/Gone id: 2\n", StandardCharsets.UTF_8);
+
+    ClassListLoader.main(new String[] {list.toString()});
+
+    assertThatThrownBy(() -> ClassListLoader.main(new String[0]))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("the class list");
   }
 
   @Test
   void aJarReplacedInPlaceChangesTheFingerprint() throws Exception {
-    Path jar = Files.copy(slf4jJar(), temporary.resolve("api.jar"));
+    Path jar = Files.copy(apiJar(), temporary.resolve("api.jar"));
     String before = ClassDataArchive.fingerprint(List.of(jar));
 
     Files.setLastModifiedTime(jar, FileTime.fromMillis(
