@@ -28,7 +28,8 @@ probe_caps() {
     # A probe that falls short of its check's floor is tried again, up to LAB_PROBE_ATTEMPTS in
     # all, and the best kept: on a shared machine a few seconds of other work can hold one
     # iperf3 below a cap that the shaping does give (a 4-second in-site probe in CI, run while
-    # the daemons had just started, read 0.64 of v_i). Above the cap no retry helps, and none is made.
+    # the daemons had just started, read 0.64 of v_i). Above the cap no retry helps, and none
+    # is made.
     best=0; best_res=""; tried=""
     for ((attempt = 1; attempt <= attempts; attempt++)); do
       ip netns exec "$(ns_of "$b")" iperf3 -s -1 -B "$(host_ip "$b")" -p 5201 >/dev/null 2>&1 &
@@ -451,9 +452,6 @@ remove_spawned() {
   done
 }
 
-# warm_up_lab FOLDER: untimed relaycp copies of Y until the copying phase stops falling: at
-# least LAB_WARM_UP_MIN_COPIES, then until a copy is not 5% faster than the fastest before it,
-# at most LAB_WARM_UP_COPIES.
 # The datanode hosts whose NodeManager has the relay jar of the last copy but no class-data
 # archive made for it (ClassDataArchive): one line per host. With relays started by hand, none.
 hosts_without_relay_archive() {
@@ -467,11 +465,12 @@ hosts_without_relay_archive() {
   done
 }
 
-# Untimed copies of Y until the copying time has settled (at least LAB_WARM_UP_MIN_COPIES, at
-# most LAB_WARM_UP_COPIES) and, with YARN relays, every datanode has the relays' class-data
-# archive: a node without it makes one in an interpreted JVM (some 13 CPU-s here, killed with
-# its container if the copy ends first), which would run beside the probes and the datasets'
-# first copies instead (bench/results/lab-2026-11-27-tls-native/NOTES.md).
+# warm_up_lab FOLDER: untimed relaycp copies of Y until the copying phase stops falling (at
+# least LAB_WARM_UP_MIN_COPIES, then until a copy is not 5% faster than the fastest before it,
+# at most LAB_WARM_UP_COPIES) and, with YARN relays, every datanode has the relays' class-data
+# archive: a node without it makes one (6-8 CPU-s here, lost if its container ends first),
+# which would otherwise run beside the probes and the datasets' first copies
+# (bench/results/lab-2026-11-27-tls-native/NOTES.md).
 warm_up_lab() {
   local folder=$1 i best="" now missing
   mkdir -p "$folder"

@@ -100,9 +100,10 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
     so a stream's steady cost per file with every route busy is F = (copying(Y) -
     copying(U)) / (rounds(Y) - rounds(U)) from relaycp's own phase times (U alone would count
     the first files' start-up); commit and verification per file are after_per_file's, the
-    median over the probes with more files than U. Results from before Y existed use W (1,200 files) in its place. X is 1,200
-    files with a quarter of the streams (every route, fewer chunks in flight on each): its
-    cost per file is f = (copying(X) - copying(T)) / (rounds(X) - 1).
+    median over the probes with more files than U. Results from before Y existed use W (1,200
+    files) in its place. X is 1,200 files with a quarter of the streams (every route, fewer
+    chunks in flight on each): its cost per file is f = (copying(X) - copying(T)) /
+    (rounds(X) - 1).
     Where f is below F the streams share the per-file work: the model's concurrent files are
     streams x f / F, so that the streams sharing them go at F. One file's bytes at the
     route's WAN rate are taken out of each round (the model adds them itself, and starts a
