@@ -5,6 +5,65 @@ RELAY_PORT=7070
 RELAYCP_BIN=${RELAYCP_BIN:-$LAB_REPO/bin/relaycp}
 
 # ---------------------------------------------------------------- probe
+# probe_best FLOOR CAP TRY [ARGS...]: runs TRY ARGS, one measurement that prints its Mbit/s
+# (and may leave its iperf3 JSON in $LAB_DIR/probe-try.json), until one reaches FLOOR x CAP, at
+# most LAB_PROBE_ATTEMPTS times. Sets PROBE_MBIT, the best, and PROBE_TRIED, every try's; the
+# best's JSON, where there is one, is left in $LAB_DIR/probe-best.json.
+# A probe that falls short of its check's floor is tried again and the best kept: on a shared
+# machine a few seconds of other work can hold iperf3 below a cap that the shaping does give (a
+# 4-second in-site probe in CI, run while the daemons had just started, read 0.64 of v_i).
+# Above the cap no retry helps, and none is made.
+probe_best() {
+  local floor=$1 cap=$2 attempt mbit
+  shift 2
+  PROBE_MBIT=0; PROBE_TRIED=""
+  rm -f "$LAB_DIR/probe-try.json" "$LAB_DIR/probe-best.json"
+  for ((attempt = 1; attempt <= LAB_PROBE_ATTEMPTS; attempt++)); do
+    mbit=$("$@") || die "cap probe failed: $*"
+    PROBE_TRIED+="${PROBE_TRIED:+,}$mbit"
+    if python3 -c "import sys; sys.exit(0 if $mbit > $PROBE_MBIT else 1)"; then
+      PROBE_MBIT=$mbit
+      [[ -f $LAB_DIR/probe-try.json ]] && cp "$LAB_DIR/probe-try.json" "$LAB_DIR/probe-best.json"
+    fi
+    python3 -c "import sys; sys.exit(0 if $PROBE_MBIT >= $floor * $cap else 1)" && break
+  done
+  return 0
+}
+
+# iperf3_pair_try FROM TO SECONDS: one iperf3 stream FROM -> TO; prints the Mbit/s received.
+iperf3_pair_try() {
+  local a=$1 b=$2 secs=$3 spid
+  ip netns exec "$(ns_of "$b")" iperf3 -s -1 -B "$(host_ip "$b")" -p 5201 >/dev/null 2>&1 &
+  spid=$!
+  sleep 0.5
+  ip netns exec "$(ns_of "$a")" iperf3 -c "$(host_ip "$b")" -p 5201 -t "$secs" -O 2 -J \
+    > "$LAB_DIR/probe-try.json" || { kill "$spid" 2>/dev/null; return 1; }
+  wait "$spid" 2>/dev/null || true
+  python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["end"]["sum_received"]["bits_per_second"]/1e6,2))' \
+    < "$LAB_DIR/probe-try.json"
+}
+
+# iperf3_fan_in_try TO FROM1 FROM2 SECONDS: FROM1 and FROM2 send to TO at once; prints the sum
+# of the Mbit/s received.
+iperf3_fan_in_try() {
+  local r=$1 s1=$2 s2=$3 secs=$4
+  ip netns exec "$(ns_of "$r")" iperf3 -s -1 -B "$(host_ip "$r")" -p 5202 >/dev/null 2>&1 &
+  ip netns exec "$(ns_of "$r")" iperf3 -s -1 -B "$(host_ip "$r")" -p 5203 >/dev/null 2>&1 &
+  sleep 0.5
+  ip netns exec "$(ns_of "$s1")" iperf3 -c "$(host_ip "$r")" -p 5202 -t "$secs" -O 2 -J > "$LAB_DIR/fanin1.json" &
+  ip netns exec "$(ns_of "$s2")" iperf3 -c "$(host_ip "$r")" -p 5203 -t "$secs" -O 2 -J > "$LAB_DIR/fanin2.json"
+  wait
+  python3 -c 'import json,sys; print(round(sum(json.load(open(f))["end"]["sum_received"]["bits_per_second"] for f in sys.argv[1:])/1e6,2))' \
+    "$LAB_DIR/fanin1.json" "$LAB_DIR/fanin2.json"
+}
+
+# probe_line KIND FROM TO CAP: probe.txt's line for the probe probe_best just made.
+probe_line() {
+  printf '%-11s %-8s -> %-8s %8s Mbit/s (cap %s, %s%%)%s\n' "$1" "$2" "$3" "$PROBE_MBIT" "$4" \
+    "$(python3 -c "print(round(100*$PROBE_MBIT/$4,1))")" \
+    "$([[ $PROBE_TRIED == *,* ]] && echo " best of $PROBE_TRIED")"
+}
+
 # iperf3 between lab hosts: cross-site both ways, in-site on each site, and a
 # fan-in (two senders of the other site to one host) that tests the receive cap.
 probe_caps() {
@@ -15,9 +74,9 @@ probe_caps() {
       || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 >/dev/null; } \
       || die "iperf3 is missing and apt-get could not install it"
   fi
-  local secs=${LAB_PROBE_SECONDS:-10} attempts=$LAB_PROBE_ATTEMPTS
+  local secs=${LAB_PROBE_SECONDS:-10}
   local pairs="src-dn1:dst-dn1 dst-dn1:src-dn1 src-dn1:src-client dst-nn:dst-dn1"
-  local p a b res best best_res mbit kind cap floor attempt tried
+  local p a b kind cap floor
   [[ -n $out ]] && mkdir -p "$out"
   local json="[" first=1
   for p in $pairs; do
@@ -25,44 +84,19 @@ probe_caps() {
     if [[ $(site_of "$a") == $(site_of "$b") ]]; then kind=in-site; cap=$LAB_VI_MBIT; floor=0.8
     else kind=cross-site; cap=$LAB_VE_MBIT; floor=0.9; fi
     local cmdline="ip netns exec $(ns_of "$a") iperf3 -c $(host_ip "$b") -p 5201 -t $secs -O 2 -J"
-    # A probe that falls short of its check's floor is tried again, up to LAB_PROBE_ATTEMPTS in
-    # all, and the best kept: on a shared machine a few seconds of other work can hold one
-    # iperf3 below a cap that the shaping does give (a 4-second in-site probe in CI, run while
-    # the daemons had just started, read 0.64 of v_i). Above the cap no retry helps, and none
-    # is made.
-    best=0; best_res=""; tried=""
-    for ((attempt = 1; attempt <= attempts; attempt++)); do
-      ip netns exec "$(ns_of "$b")" iperf3 -s -1 -B "$(host_ip "$b")" -p 5201 >/dev/null 2>&1 &
-      local spid=$!
-      sleep 0.5
-      res=$($cmdline) || { kill "$spid" 2>/dev/null; die "iperf3 $a -> $b failed"; }
-      wait "$spid" 2>/dev/null || true
-      mbit=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["end"]["sum_received"]["bits_per_second"]/1e6,2))' <<<"$res")
-      tried+="${tried:+,}$mbit"
-      if python3 -c "import sys; sys.exit(0 if $mbit > $best else 1)"; then best=$mbit; best_res=$res; fi
-      python3 -c "import sys; sys.exit(0 if $best >= $floor * $cap else 1)" && break
-    done
-    mbit=$best
-    printf '%-11s %-8s -> %-8s %8s Mbit/s (cap %s, %s%%)%s\n' "$kind" "$a" "$b" "$mbit" "$cap" \
-      "$(python3 -c "print(round(100*$mbit/$cap,1))")" "$([[ $tried == *,* ]] && echo " best of $tried")"
+    probe_best "$floor" "$cap" iperf3_pair_try "$a" "$b" "$secs"
+    probe_line "$kind" "$a" "$b" "$cap"
     [[ $first == 1 ]] || json+=","
     first=0
-    json+="{\"kind\":\"$kind\",\"from\":\"$a\",\"to\":\"$b\",\"mbit_per_s\":$mbit,\"cap_mbit\":$cap,\"seconds\":$secs,\"attempts_mbit_per_s\":[$tried],\"command\":\"$cmdline\"}"
-    [[ -n $out ]] && echo "$best_res" > "$out/iperf3-$a-$b.json"
+    json+="{\"kind\":\"$kind\",\"from\":\"$a\",\"to\":\"$b\",\"mbit_per_s\":$PROBE_MBIT,\"cap_mbit\":$cap,\"seconds\":$secs,\"attempts_mbit_per_s\":[$PROBE_TRIED],\"command\":\"$cmdline\"}"
+    [[ -n $out ]] && cp "$LAB_DIR/probe-best.json" "$out/iperf3-$a-$b.json"
   done
   # Fan-in: two hosts of the other site send to one host at once; the receiving
   # side's bridge-port class must hold their sum to v_e.
-  local r=src-client s1=dst-nn s2=dst-dn1 total
-  ip netns exec "$(ns_of "$r")" iperf3 -s -1 -B "$(host_ip "$r")" -p 5202 >/dev/null 2>&1 &
-  ip netns exec "$(ns_of "$r")" iperf3 -s -1 -B "$(host_ip "$r")" -p 5203 >/dev/null 2>&1 &
-  sleep 0.5
-  ip netns exec "$(ns_of "$s1")" iperf3 -c "$(host_ip "$r")" -p 5202 -t "$secs" -O 2 -J > "$LAB_DIR/fanin1.json" &
-  ip netns exec "$(ns_of "$s2")" iperf3 -c "$(host_ip "$r")" -p 5203 -t "$secs" -O 2 -J > "$LAB_DIR/fanin2.json"
-  wait
-  total=$(python3 -c 'import json,sys; print(round(sum(json.load(open(f))["end"]["sum_received"]["bits_per_second"] for f in sys.argv[1:])/1e6,2))' "$LAB_DIR/fanin1.json" "$LAB_DIR/fanin2.json")
-  printf '%-11s %-8s -> %-8s %8s Mbit/s (cap %s, %s%%)\n' fan-in "$s1+$s2" "$r" "$total" "$LAB_VE_MBIT" \
-    "$(python3 -c "print(round(100*$total/$LAB_VE_MBIT,1))")"
-  json+=",{\"kind\":\"fan-in cross-site\",\"from\":\"$s1+$s2\",\"to\":\"$r\",\"mbit_per_s\":$total,\"cap_mbit\":$LAB_VE_MBIT,\"seconds\":$secs,\"command\":\"two concurrent iperf3 -c $(host_ip "$r") -t $secs -O 2, from $s1 and from $s2\"}"
+  local r=src-client s1=dst-nn s2=dst-dn1
+  probe_best 0.9 "$LAB_VE_MBIT" iperf3_fan_in_try "$r" "$s1" "$s2" "$secs"
+  probe_line fan-in "$s1+$s2" "$r" "$LAB_VE_MBIT"
+  json+=",{\"kind\":\"fan-in cross-site\",\"from\":\"$s1+$s2\",\"to\":\"$r\",\"mbit_per_s\":$PROBE_MBIT,\"cap_mbit\":$LAB_VE_MBIT,\"seconds\":$secs,\"attempts_mbit_per_s\":[$PROBE_TRIED],\"command\":\"two concurrent iperf3 -c $(host_ip "$r") -t $secs -O 2, from $s1 and from $s2\"}"
   json+="]"
   [[ -n $out ]] && echo "$json" | python3 -m json.tool > "$out/probe.json"
   return 0
