@@ -9,6 +9,7 @@ import dev.relaycp.provision.RelaySettingsVariable;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.relay.RelayServer;
 import dev.relaycp.relay.RelaySettings;
+import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.RelayWarmUp;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
@@ -110,6 +111,9 @@ public final class RelayCommand implements Callable<Integer> {
     TransferSecret secret = secretFromCredentials
         ? ContainerSecret.fromCurrentUser()
         : SecretFile.read(secretFile, spec.commandLine().getErr());
+    if (secretFromCredentials) {
+      ContainerSecret.identityFromCurrentUser().ifPresent(RelayTls::adopt);
+    }
     RelaySettings settings = relaySettings(bind, port, secret, configuration);
     if (warmUpBytes > 0) {
       RelayWarmUp.Result warmed = RelayWarmUp.run(settings, warmUpBytes,

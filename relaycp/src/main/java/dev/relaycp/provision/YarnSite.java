@@ -10,7 +10,9 @@ import dev.relaycp.fs.CallerCredentials;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import dev.relaycp.fs.RelayAnnouncements;
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -105,6 +108,8 @@ final class YarnSite implements AutoCloseable {
   /** The site's HDFS tokens, where Hadoop security is on: the containers' own, see launchContext. */
   private final CallerCredentials siteTokens;
   private final String relaySettings;
+  /** Whether the relays run TLS, and so are given this process's key and certificate. */
+  private final boolean relaysRunTls;
   private final Resource capability;
   private final NMTokenCache tokens = new NMTokenCache();
   private final Map<ContainerId, Container> running = new ConcurrentHashMap<>();
@@ -137,6 +142,9 @@ final class YarnSite implements AutoCloseable {
     this.jarHash = jarHash;
     this.secret = secret;
     this.relaySettings = encodeRelaySettings(settings);
+    Configuration relays = new Configuration(configuration);
+    settings.relayProperties().forEach(relays::set);
+    this.relaysRunTls = RelayKeys.RELAY_TLS.from(relays);
     this.capability = Resource.newInstance(settings.memoryMegabytes(), settings.virtualCores());
   }
 
@@ -435,7 +443,8 @@ final class YarnSite implements AutoCloseable {
 
   /**
    * How a relay container starts: the product jar and the cluster's own Hadoop on the class
-   * path; the secret in the container's credentials (read with --secret-from-credentials);
+   * path; the secret in the container's credentials (read with --secret-from-credentials),
+   * with this process's TLS key and certificate where the relays run TLS;
    * the relays' settings as Hadoop configuration XML, base64 so that no shell sees a quote,
    * in an environment variable; and, unless turned off, the node's class-data archive ({@link
    * ClassDataArchive}).
@@ -460,7 +469,9 @@ final class YarnSite implements AutoCloseable {
     return ContainerLaunchContext.newInstance(resources,
         Map.of(Environment.CLASSPATH.name(), classPath(configuration),
             SETTINGS_VARIABLE, relaySettings),
-        List.of(command), null, ContainerSecret.credentialsWith(secret, siteTokens.tokenBytes()), null);
+        List.of(command), null, ContainerSecret.credentialsWith(secret,
+            relaysRunTls ? RelayTls.identityToShare() : Optional.empty(),
+            siteTokens.tokenBytes()), null);
   }
 
   /**

@@ -14,23 +14,17 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.lang.management.ManagementFactory;
-import java.math.BigInteger;
 import java.net.Socket;
 import java.security.Principal;
 import java.security.PrivateKey;
-import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
-import java.security.spec.ECGenParameterSpec;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Date;
 import java.util.List;
 import java.util.Arrays;
+import java.util.Optional;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -39,10 +33,6 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.X509ExtendedKeyManager;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,8 +40,11 @@ import org.slf4j.LoggerFactory;
  * TLS on every relay connection, both ends authenticated by the transfer's secret.
  *
  * <p>Each process makes one ephemeral key pair (EC P-256) and a self-signed certificate for
- * it when it first needs them; nothing is written to disk and no certificate authority is
- * involved. TLS itself accepts any certificate and requires one from the client too; what
+ * it when it first needs them ({@link TlsIdentity}); nothing is written to disk and no
+ * certificate authority is involved. Relays a driver starts as YARN containers take the
+ * driver's instead ({@link #adopt}), from the credentials that carry the secret: the key is
+ * held by no one who does not hold the secret too, and the argument below holds as well for
+ * two ends that show the same certificate. TLS itself accepts any certificate and requires one from the client too; what
  * authenticates the peer is the secret handshake that runs inside TLS, whose proofs cover the
  * {@link #binding} of the connection: a hash of both ends' certificates. TLS proves that each
  * end holds the private key of the certificate it showed, so a peer in the middle, which
@@ -92,17 +85,22 @@ public final class RelayTls {
   /** This process's identity once made, or why it could not be; guarded by the class. */
   private static RelayTls identity;
   private static RelayCpException identityFailure;
+  /** The key and certificate to make it from ({@link #adopt}); else it makes its own. */
+  private static TlsIdentity adopted;
 
   /** Java's TLS, where OpenSSL does not load; null otherwise. */
   private final SSLContext context;
+  /** Java's TLS's suites, in this end's order; empty with OpenSSL, which picks its own. */
   private final String[] ciphers;
   private final boolean fastAes;
   /** OpenSSL's contexts for accepted and outgoing connections, where it loads; else null. */
   private final SslContext openSslServer;
   private final SslContext openSslClient;
+  private final TlsIdentity own;
 
-  private RelayTls(SSLContext context, String[] ciphers, boolean fastAes,
+  private RelayTls(TlsIdentity own, SSLContext context, String[] ciphers, boolean fastAes,
       SslContext openSslServer, SslContext openSslClient) {
+    this.own = own;
     this.context = context;
     this.ciphers = ciphers;
     this.fastAes = fastAes;
@@ -117,7 +115,7 @@ public final class RelayTls {
   public static synchronized RelayTls get() {
     if (identity == null && identityFailure == null) {
       try {
-        identity = create(runsAesFast(), runsOpenSsl());
+        identity = create(runsAesFast(), runsOpenSsl(), Optional.ofNullable(adopted));
         LOG.info("Relay connections run TLS 1.3 through {}", identity.openSsl()
             ? OpenSsl.versionString() + " (Netty's OpenSSL binding)"
             : "Java, " + (identity.fastAes ? "AES-GCM" : "ChaCha20-Poly1305") + " first");
@@ -149,6 +147,31 @@ public final class RelayTls {
     }, "relay-tls-identity");
     preparing.setDaemon(true);
     preparing.start();
+  }
+
+  /**
+   * Makes this process's identity from {@code own} instead of a key of its own: how a relay
+   * container takes its driver's ({@link TlsIdentity}). Call before the first connection.
+   */
+  public static synchronized void adopt(TlsIdentity own) {
+    requireNonNull(own, "own is null");
+    if (identity != null || identityFailure != null) {
+      throw new IllegalStateException("this process's TLS identity is made already");
+    }
+    adopted = own;
+  }
+
+  /**
+   * This process's key and certificate, for relays it starts to {@link #adopt}: made now if
+   * {@link #prepareInBackground} has not made them yet. Empty if they cannot be made here; the
+   * relays then make their own.
+   */
+  public static Optional<TlsIdentity> identityToShare() {
+    try {
+      return Optional.of(get().own);
+    } catch (RelayCpException e) {
+      return Optional.empty();
+    }
   }
 
   /**
@@ -198,18 +221,21 @@ public final class RelayTls {
    * fastAes} or for OpenSSL when {@code openSsl}.
    */
   static RelayTls create(boolean fastAes, boolean openSsl) {
+    return create(fastAes, openSsl, Optional.empty());
+  }
+
+  /** As {@link #create(boolean, boolean)}, with the key and certificate {@code own} if given. */
+  static RelayTls create(boolean fastAes, boolean openSsl, Optional<TlsIdentity> own) {
     List<String> ciphers = fastAes || openSsl
         ? List.of(AES_128_GCM, AES_256_GCM, CHACHA20_POLY1305)
         : List.of(CHACHA20_POLY1305, AES_128_GCM, AES_256_GCM);
     try {
-      KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
-      generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
-      KeyPair keys = generator.generateKeyPair();
-      X509Certificate certificate = selfSigned(keys);
-      OwnIdentity identity = new OwnIdentity(keys.getPrivate(), certificate);
+      TlsIdentity keyAndCertificate = own.isPresent() ? own.get() : TlsIdentity.generate();
+      OwnIdentity identity =
+          new OwnIdentity(keyAndCertificate.key(), keyAndCertificate.certificate());
       if (openSsl) {
         try {
-          return withOpenSsl(identity, ciphers);
+          return withOpenSsl(keyAndCertificate, identity);
         } catch (SSLException | RuntimeException | LinkageError e) {
           LOG.warn("Netty's OpenSSL binding loads but made no TLS context ({}); the relay"
               + " connections run Java's TLS", e.toString());
@@ -218,7 +244,8 @@ public final class RelayTls {
       SSLContext context = SSLContext.getInstance("TLSv1.3");
       context.init(new KeyManager[] {identity},
           InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), new SecureRandom());
-      return new RelayTls(context, ciphers.toArray(String[]::new), fastAes, null, null);
+      return new RelayTls(keyAndCertificate, context, ciphers.toArray(String[]::new), fastAes,
+          null, null);
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot set up TLS for the relay"
           + " connections (" + e + "); it needs Java's EC and TLS 1.3 and BouncyCastle's"
@@ -230,8 +257,8 @@ public final class RelayTls {
     }
   }
 
-  /** OpenSSL's server and client contexts for {@code identity}. */
-  private static RelayTls withOpenSsl(OwnIdentity identity, List<String> ciphers)
+  /** OpenSSL's server and client contexts for {@code own}, shown through {@code identity}. */
+  private static RelayTls withOpenSsl(TlsIdentity own, OwnIdentity identity)
       throws SSLException {
     // BoringSSL picks TLS 1.3's suite itself (the cipher list covers only older versions).
     SslContext server = SslContextBuilder.forServer(identity)
@@ -246,21 +273,7 @@ public final class RelayTls {
         .keyManager(identity)
         .trustManager(InsecureTrustManagerFactory.INSTANCE)
         .build();
-    return new RelayTls(null, ciphers.toArray(String[]::new), true, server, client);
-  }
-
-  private static X509Certificate selfSigned(KeyPair keys) throws GeneralSecurityException {
-    try {
-      X500Name name = new X500Name("CN=relaycp");
-      Instant now = Instant.now();
-      JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name,
-          new BigInteger(64, new SecureRandom()), Date.from(now.minus(Duration.ofDays(1))),
-          Date.from(now.plus(Duration.ofDays(3650))), name, keys.getPublic());
-      return new JcaX509CertificateConverter().getCertificate(builder.build(
-          new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
-    } catch (org.bouncycastle.operator.OperatorCreationException e) {
-      throw new GeneralSecurityException("signing the relay's certificate", e);
-    }
+    return new RelayTls(own, null, new String[0], true, server, client);
   }
 
   /** Puts TLS first in an accepted connection's pipeline. */

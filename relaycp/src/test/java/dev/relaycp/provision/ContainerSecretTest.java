@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.relay.TlsIdentity;
 import dev.relaycp.relay.TransferSecret;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
+import java.util.Optional;
 import org.apache.hadoop.io.DataInputByteBuffer;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
@@ -19,7 +21,7 @@ class ContainerSecretTest {
   @Test
   void theSecretInALaunchContextsCredentialsIsTheOneTheContainersUserReads() throws Exception {
     TransferSecret secret = TransferSecret.generate();
-    ByteBuffer tokens = ContainerSecret.credentialsWith(secret, new byte[0]);
+    ByteBuffer tokens = ContainerSecret.credentialsWith(secret, Optional.empty(), new byte[0]);
 
     // What a NodeManager does with the launch context's tokens: the container's user gets them.
     DataInputByteBuffer in = new DataInputByteBuffer();
@@ -36,6 +38,45 @@ class ContainerSecretTest {
     assertThat(read.verifies(nonce, TransferSecret.generate().prove(nonce))).isFalse();
     assertThat(credentials.numberOfSecretKeys()).isEqualTo(1);
     assertThat(credentials.numberOfTokens()).isZero();
+    assertThat(container.doAs((PrivilegedExceptionAction<Optional<TlsIdentity>>)
+        ContainerSecret::identityFromCurrentUser)).isEmpty();
+  }
+
+  @Test
+  void theDriversTlsKeyAndCertificateTravelBesideTheSecret() throws Exception {
+    TlsIdentity driver = TlsIdentity.generate();
+    ByteBuffer tokens = ContainerSecret.credentialsWith(TransferSecret.generate(),
+        Optional.of(driver), new byte[0]);
+
+    DataInputByteBuffer in = new DataInputByteBuffer();
+    in.reset(tokens.duplicate());
+    Credentials credentials = new Credentials();
+    credentials.readTokenStorageStream(in);
+    UserGroupInformation container = UserGroupInformation.createRemoteUser("relay");
+    container.addCredentials(credentials);
+    Optional<TlsIdentity> read = container.doAs(
+        (PrivilegedExceptionAction<Optional<TlsIdentity>>) ContainerSecret::identityFromCurrentUser);
+
+    assertThat(read).hasValueSatisfying(identity -> {
+      assertThat(identity.certificate()).isEqualTo(driver.certificate());
+      assertThat(identity.key().getEncoded()).isEqualTo(driver.key().getEncoded());
+    });
+  }
+
+  @Test
+  void aKeyThatDoesNotDecodeIsAUserErrorNamingTheFix() throws Exception {
+    Credentials credentials = new Credentials();
+    credentials.addSecretKey(ContainerSecret.TLS_KEY_ALIAS, new byte[] {1, 2, 3});
+    credentials.addSecretKey(ContainerSecret.TLS_CERTIFICATE_ALIAS,
+        TlsIdentity.generate().encodedCertificate());
+    UserGroupInformation container = UserGroupInformation.createRemoteUser("relay");
+    container.addCredentials(credentials);
+
+    assertThatThrownBy(() -> container.doAs(
+        (PrivilegedExceptionAction<Optional<TlsIdentity>>) ContainerSecret::identityFromCurrentUser))
+        .isInstanceOfSatisfying(RelayCpException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+        .hasMessageContaining("same relaycp version");
   }
 
   @Test
@@ -50,7 +91,7 @@ class ContainerSecretTest {
     }
 
     ByteBuffer launch = ContainerSecret.credentialsWith(TransferSecret.generate(),
-        storage.toByteArray());
+        Optional.empty(), storage.toByteArray());
 
     DataInputByteBuffer in = new DataInputByteBuffer();
     in.reset(launch.duplicate());

@@ -1,7 +1,9 @@
 package dev.relaycp.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.relaycp.error.RelayCpException;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -13,11 +15,15 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
+import java.security.cert.Certificate;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Assumptions;
@@ -119,6 +125,51 @@ class RelayTlsTest {
         HexFormat.of().formatHex(RelayTls.binding(channel, false)),
         HexFormat.of().formatHex(RelayTls.binding(accepted, true))));
     assertThat(bindings.get(0)).isEqualTo(bindings.get(1));
+  }
+
+  @Test
+  void endsMadeFromTheDriversIdentityShowItsCertificateAndAgreeOnTheBinding() throws Exception {
+    TlsIdentity driver = TlsIdentity.generate();
+    TlsIdentity shipped = TlsIdentity.decode(driver.encodedKey(), driver.encodedCertificate());
+    List<RelayTls> ends = new ArrayList<>(
+        List.of(RelayTls.create(false, false, Optional.of(shipped))));
+    if (RelayTls.runsOpenSsl()) {
+      ends.add(RelayTls.create(false, true, Optional.of(shipped)));
+    }
+
+    for (RelayTls relay : ends) {
+      List<Object> seen = connected(RelayTls.create(false, false, Optional.of(driver)), relay,
+          (channel, accepted) -> List.of(
+              accepted.pipeline().get(SslHandler.class).engine().getSession()
+                  .getLocalCertificates()[0],
+              peerCertificate(channel),
+              HexFormat.of().formatHex(RelayTls.binding(channel, false)),
+              HexFormat.of().formatHex(RelayTls.binding(accepted, true))));
+
+      assertThat(seen.get(0)).isEqualTo(driver.certificate());
+      assertThat(seen.get(1)).isEqualTo(driver.certificate());
+      assertThat((String) seen.get(2)).hasSize(64).isEqualTo(seen.get(3));
+    }
+  }
+
+  @Test
+  void anIdentityComesOnlyFromAnEcKeyAndACertificateThatDecode() throws Exception {
+    TlsIdentity identity = TlsIdentity.generate();
+
+    assertThatThrownBy(() -> TlsIdentity.decode(new byte[] {0x30, 0x01},
+        identity.encodedCertificate()))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("do not decode");
+    assertThatThrownBy(() -> TlsIdentity.decode(identity.encodedKey(), new byte[] {0x30}))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("do not decode");
+  }
+
+  private static Certificate peerCertificate(Channel channel) {
+    try {
+      return channel.pipeline().get(SslHandler.class).engine().getSession()
+          .getPeerCertificates()[0];
+    } catch (SSLPeerUnverifiedException e) {
+      throw new AssertionError("the handshake is done, so the peer is known", e);
+    }
   }
 
   /** The suite a client of {@code client} and a server of {@code server} agree on. */
