@@ -17,9 +17,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +71,10 @@ public final class ClassDataArchive {
   private static final String PART = ".part-";
   /** Every archive this class makes is named with this, then the jar's hash. */
   private static final String PREFIX = "relay-";
+  /** The folder of the relay jar's native libraries is named with this, then the jar's hash. */
+  private static final String NATIVE_PREFIX = "native-";
+  /** Where a jar keeps the native libraries Netty loads (BoringSSL's among them). */
+  private static final String NATIVE_ENTRIES = "META-INF/native/";
 
   private final Path archive;
   private final Path classList;
@@ -102,9 +109,25 @@ public final class ClassDataArchive {
   }
 
   /**
-   * In a relay JVM started with {@link #javaOptions}, brings the node's archive up to date on a
-   * daemon thread; elsewhere (a relay started by hand, a JVM started without the options) does
-   * nothing.
+   * What a relay container's command starts with, before the JVM: {@code LD_LIBRARY_PATH} led
+   * by the node's folder of the relay jar's native libraries ({@link #refreshNativeLibraries}).
+   * The JVM puts {@code LD_LIBRARY_PATH} on {@code java.library.path}, where Netty looks for
+   * BoringSSL first; only without it does Netty find each copy on the class path (the relay
+   * jar's and Hadoop's own), hash them to see that they agree, and write one to a temporary
+   * file: a sixth of a relay's start-up CPU (bench/results/2026-11-28-relay-start-profile/).
+   * The assignment sits in the command, not the launch context's environment, so that {@code
+   * $LOCAL_USER_DIRS} is set when it is expanded.
+   */
+  static String libraryPathAssignment(String jarHash) {
+    requireNonNull(jarHash, "jarHash is null");
+    return "LD_LIBRARY_PATH=${LOCAL_USER_DIRS%%,*}/" + FOLDER + "/" + NATIVE_PREFIX + jarHash
+        + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}";
+  }
+
+  /**
+   * In a relay JVM started with {@link #javaOptions}, brings the node's archive and its folder of
+   * native libraries up to date on a daemon thread; elsewhere (a relay started by hand, a JVM
+   * started without the options) does nothing.
    */
   public static void refreshInBackground() {
     Optional<ClassDataArchive> started = ofThisJvm();
@@ -113,6 +136,7 @@ public final class ClassDataArchive {
     }
     Thread refreshing = new Thread(() -> {
       try {
+        started.get().refreshNativeLibraries();
         started.get().refresh();
       } catch (IOException | RuntimeException e) {
         LOG.warn("Cannot make the relays' class-data archive {} ({}); relays on this node start"
@@ -204,6 +228,76 @@ public final class ClassDataArchive {
   }
 
   /**
+   * Takes the native libraries ({@code META-INF/native/*.so}) out of the jar that leads the
+   * class path into the folder {@link #libraryPathAssignment} names, unless it is there; each
+   * file is written under a name of its own and then renamed, so a relay starting meanwhile
+   * finds it whole or not at all (and then loads the library from the jar). Returns how many
+   * it took out.
+   */
+  int refreshNativeLibraries() throws IOException {
+    List<Path> jars = leadingJars();
+    if (jars.isEmpty()) {
+      return 0;
+    }
+    Path folder = archive.toAbsolutePath().getParent();
+    String name = archive.getFileName().toString();
+    String hash = name.substring(PREFIX.length(), name.length() - ".jsa".length());
+    Path libraries = folder.resolve(NATIVE_PREFIX + hash);
+    if (Files.isDirectory(libraries)) {
+      return 0;
+    }
+    Files.createDirectories(folder,
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    String owner = Files.getOwner(folder).getName();
+    if (!owner.equals(System.getProperty("user.name"))) {
+      LOG.warn("Not keeping the relay's native libraries in {}: it belongs to {}, not to {}",
+          folder, owner, System.getProperty("user.name"));
+      return 0;
+    }
+    String suffix = PART + ProcessHandle.current().pid();
+    Path part = folder.resolve(NATIVE_PREFIX + hash + suffix);
+    Files.createDirectories(part);
+    int taken = 0;
+    try (JarFile jar = new JarFile(jars.get(0).toFile())) {
+      for (JarEntry entry : Collections.list(jar.entries())) {
+        String entryName = entry.getName();
+        if (entryName.startsWith(NATIVE_ENTRIES) && entryName.endsWith(".so")
+            && entryName.indexOf('/', NATIVE_ENTRIES.length()) < 0) {
+          try (InputStream in = jar.getInputStream(entry)) {
+            Files.copy(in, part.resolve(entryName.substring(NATIVE_ENTRIES.length())));
+          }
+          taken++;
+        }
+      }
+      try {
+        Files.move(part, libraries, StandardCopyOption.ATOMIC_MOVE);
+      } catch (IOException e) {
+        if (!Files.isDirectory(libraries)) {
+          throw e;
+        }
+        LOG.debug("Another relay kept the native libraries in {} first", libraries);
+        return 0;
+      }
+    } finally {
+      deleteTree(part);
+    }
+    LOG.info("Kept the relay jar's {} native libraries in {}", taken, libraries);
+    return taken;
+  }
+
+  private static void deleteTree(Path folder) throws IOException {
+    if (!Files.isDirectory(folder)) {
+      return;
+    }
+    try (var entries = Files.newDirectoryStream(folder)) {
+      for (Path entry : entries) {
+        Files.deleteIfExists(entry);
+      }
+    }
+    Files.deleteIfExists(folder);
+  }
+
+  /**
    * Removes what dumps left behind when their container was killed mid-way: parts older than
    * any dump still running.
    */
@@ -213,6 +307,7 @@ public final class ClassDataArchive {
     try (var entries = Files.newDirectoryStream(folder, "*" + PART + "*")) {
       for (Path part : entries) {
         if (Files.getLastModifiedTime(part).toMillis() < abandonedBefore) {
+          deleteTree(part);
           Files.deleteIfExists(part);
         }
       }

@@ -446,12 +446,13 @@ final class YarnSite implements AutoCloseable {
    * path; the secret in the container's credentials (read with --secret-from-credentials),
    * with this process's TLS key and certificate where the relays run TLS;
    * the relays' settings as Hadoop configuration XML, base64 so that no shell sees a quote,
-   * in an environment variable; and, unless turned off, the node's class-data archive ({@link
-   * ClassDataArchive}).
+   * in an environment variable; and, unless turned off, the node's class-data archive and
+   * native libraries ({@link ClassDataArchive}).
    */
   private ContainerLaunchContext launchContext() {
     String logs = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
     String command = String.join(" ",
+        settings.classDataArchive() ? ClassDataArchive.libraryPathAssignment(jarHash) : "",
         Environment.JAVA_HOME.$$() + "/bin/java",
         settings.classDataArchive() ? ClassDataArchive.javaOptions(jarHash) : "",
         settings.javaOptions(),

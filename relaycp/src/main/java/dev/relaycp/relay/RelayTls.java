@@ -116,9 +116,10 @@ public final class RelayTls {
     if (identity == null && identityFailure == null) {
       try {
         identity = create(runsAesFast(), runsOpenSsl(), Optional.ofNullable(adopted));
-        LOG.info("Relay connections run TLS 1.3 through {}", identity.openSsl()
+        LOG.info("Relay connections run TLS 1.3 through {}, with {} key", identity.openSsl()
             ? OpenSsl.versionString() + " (Netty's OpenSSL binding)"
-            : "Java, " + (identity.fastAes ? "AES-GCM" : "ChaCha20-Poly1305") + " first");
+            : "Java, " + (identity.fastAes ? "AES-GCM" : "ChaCha20-Poly1305") + " first",
+            adopted != null ? "the driver's" : "this process's own");
       } catch (RelayCpException e) {
         identityFailure = e;
       }

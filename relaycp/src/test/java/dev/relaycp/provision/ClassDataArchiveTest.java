@@ -17,6 +17,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -130,6 +131,70 @@ class ClassDataArchiveTest {
 
     assertThat(none.refresh()).isFalse();
     assertThat(archive.getParent()).doesNotExist();
+  }
+
+  @Test
+  void aContainerPutsTheNodesNativeLibrariesFirstOnItsLibraryPath() {
+    assertThat(ClassDataArchive.libraryPathAssignment("0123abcd")).isEqualTo(
+        "LD_LIBRARY_PATH=${LOCAL_USER_DIRS%%,*}/relaycp-class-data/native-0123abcd"
+            + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}");
+  }
+
+  @Test
+  void theRelayJarsNativeLibrariesAreKeptWhereAJvmLoadsBoringSslFromTheLibraryPath()
+      throws Exception {
+    String library = switch (System.getProperty("os.arch")) {
+      case "amd64" -> "netty_tcnative_linux_x86_64";
+      case "aarch64" -> "netty_tcnative_linux_aarch_64";
+      default -> null;
+    };
+    Assumptions.assumeTrue(library != null && "Linux".equals(System.getProperty("os.name")),
+        "the product carries BoringSSL for Linux on x86-64 and ARM64 only");
+    String resource = "META-INF/native/" + System.mapLibraryName(library);
+    Path relayJar = temporary.resolve("relay.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(relayJar))) {
+      out.putNextEntry(new JarEntry(resource));
+      try (InputStream in = getClass().getClassLoader().getResourceAsStream(resource)) {
+        in.transferTo(out);
+      }
+      out.putNextEntry(new JarEntry("META-INF/native/elsewhere/libnot-this-one.so"));
+      out.putNextEntry(new JarEntry("META-INF/native/README.txt"));
+      out.closeEntry();
+    }
+    Path folder = temporary.resolve("relaycp-class-data");
+    ClassDataArchive archive = ClassDataArchive.of(folder.resolve("relay-0123abcd.jsa"),
+        temporary.resolve("classes.lst"), List.of(relayJar, temporary));
+
+    assertThat(archive.refreshNativeLibraries()).isEqualTo(1);
+    assertThat(archive.refreshNativeLibraries()).as("kept already").isZero();
+    Path libraries = folder.resolve("native-0123abcd");
+    try (var kept = Files.list(libraries)) {
+      assertThat(kept.map(path -> path.getFileName().toString()))
+          .containsExactly(System.mapLibraryName(library));
+    }
+    try (var left = Files.list(folder)) {
+      assertThat(left).containsExactly(libraries);
+    }
+
+    // What Netty tries first: the library by name from java.library.path, which the JVM takes
+    // from LD_LIBRARY_PATH. BoringSSL's JNI_OnLoad finds its Java classes on the class path.
+    ProcessBuilder child = new ProcessBuilder(java(), "-cp",
+        System.getProperty("java.class.path"), LoadLibrary.class.getName(), library)
+        .redirectErrorStream(true);
+    child.environment().put("LD_LIBRARY_PATH", libraries.toString());
+    Process process = child.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+    assertThat(output).contains("loaded " + library);
+  }
+
+  /** Loads the library named by its argument through java.library.path alone. */
+  static final class LoadLibrary {
+    public static void main(String[] arguments) {
+      System.loadLibrary(arguments[0]);
+      System.out.println("loaded " + arguments[0]);
+    }
   }
 
   @Test
