@@ -114,9 +114,10 @@ public final class ClassDataArchive {
    * The JVM puts {@code LD_LIBRARY_PATH} on {@code java.library.path}, where Netty looks for
    * BoringSSL first; only without it does Netty find each copy on the class path (the relay
    * jar's and Hadoop's own), hash them to see that they agree, and write one to a temporary
-   * file: a sixth of a relay's start-up CPU (bench/results/2026-11-28-relay-start-profile/).
-   * The assignment sits in the command, not the launch context's environment, so that {@code
-   * $LOCAL_USER_DIRS} is set when it is expanded.
+   * file: 160 of the 2,830 CPU-ms sampled in a relay's start
+   * (bench/results/2026-11-27-relay-start-profile/). The assignment sits in the command, not
+   * the launch context's environment, so that {@code $LOCAL_USER_DIRS} is set when it is
+   * expanded.
    */
   static String libraryPathAssignment(String jarHash) {
     requireNonNull(jarHash, "jarHash is null");

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.ByteArrayInputStream;
-import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -16,23 +15,16 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Date;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * The key and self-signed certificate a relaycp process shows in every TLS handshake (see
  * {@link RelayTls}). A process makes its own ({@link #generate}), or takes the one its driver
  * made ({@link #decode}): relays a driver starts as YARN containers get the driver's in their
  * credentials, beside the transfer secret, which any holder of this key holds already. So a
- * relay container neither makes a key nor signs a certificate: BouncyCastle, whose jars are
- * signed and so are verified entry by entry and kept out of the class-data archive, cost a
- * fresh relay JVM a third of a CPU-second (bench/results/2026-11-28-relay-start-profile/).
+ * relay container neither makes a key nor signs a certificate, and loads no BouncyCastle
+ * class: its jars are signed, so the JVM verifies them and keeps their classes out of the
+ * class-data archive, which cost a fresh relay JVM a third of a CPU-second
+ * (bench/results/2026-11-27-relay-start-profile/).
  */
 public record TlsIdentity(PrivateKey key, X509Certificate certificate) {
   private static final String KEY_ALGORITHM = "EC";
@@ -45,23 +37,15 @@ public record TlsIdentity(PrivateKey key, X509Certificate certificate) {
     }
   }
 
-  /** A new EC P-256 key and a certificate for it, signed by itself, valid for ten years. */
+  /**
+   * A new EC P-256 key and a certificate for it, signed by itself ({@link
+   * BouncyCastleCertificates}).
+   */
   public static TlsIdentity generate() throws GeneralSecurityException {
     KeyPairGenerator generator = KeyPairGenerator.getInstance(KEY_ALGORITHM);
     generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
     KeyPair keys = generator.generateKeyPair();
-    try {
-      X500Name name = new X500Name("CN=relaycp");
-      Instant now = Instant.now();
-      JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name,
-          new BigInteger(64, new SecureRandom()), Date.from(now.minus(Duration.ofDays(1))),
-          Date.from(now.plus(Duration.ofDays(3650))), name, keys.getPublic());
-      X509Certificate certificate = new JcaX509CertificateConverter().getCertificate(
-          builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
-      return new TlsIdentity(keys.getPrivate(), certificate);
-    } catch (OperatorCreationException e) {
-      throw new GeneralSecurityException("signing the relay's certificate", e);
-    }
+    return new TlsIdentity(keys.getPrivate(), BouncyCastleCertificates.selfSigned(keys));
   }
 
   /**
