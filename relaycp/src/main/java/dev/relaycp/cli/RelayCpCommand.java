@@ -4,23 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.HelpCommand;
 
-/** The top command; each job is a subcommand. Holds the Hadoop configuration they share. */
+/**
+ * The top command; each job is a subcommand, which {@link RelayCpTool} adds. Holds the Hadoop
+ * configuration they share.
+ */
 @Command(
     name = "relaycp",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Copies directory trees between Hadoop clusters through parallel relays.",
-    subcommands = {
-        CopyCommand.class,
-        RelayCommand.class,
-        PlanCommand.class,
-        ProbeCommand.class,
-        GcCommand.class,
-        CleanCommand.class,
-        HelpCommand.class
-    },
     footer = {
         "",
         "Hadoop generic options (-conf FILE, -D key=value, -fs URI) go before the command,",

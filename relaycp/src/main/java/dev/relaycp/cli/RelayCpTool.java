@@ -3,16 +3,23 @@ package dev.relaycp.cli;
 import static java.util.Objects.requireNonNull;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
 import picocli.CommandLine;
+import picocli.CommandLine.HelpCommand;
 
 /**
  * relaycp as a Hadoop {@link Tool}: {@code ToolRunner} has already applied the generic options
  * ({@code -conf}, {@code -D}, {@code -fs}) to the configuration when {@link #run} is called.
  */
 public final class RelayCpTool extends Configured implements Tool {
+  /** relaycp's commands, in the order its help lists them. */
+  private static final List<Class<?>> COMMANDS = List.of(CopyCommand.class, RelayCommand.class,
+      PlanCommand.class, ProbeCommand.class, GcCommand.class, CleanCommand.class,
+      HelpCommand.class);
+  private static final String RELAY = "relay";
   private final Consumer<CommandLine> extraCommands;
   private final PrintWriter err;
 
@@ -32,10 +39,24 @@ public final class RelayCpTool extends Configured implements Tool {
     this.err = new PrintWriter(System.err, true);
   }
 
+  /**
+   * Runs the command {@code args} name. {@code relay} gets a command line of its own command
+   * alone: a copy through YARN starts a relay on every datanode, on nodes that may be busy, and
+   * picocli's model of the other commands (their options, mixins and help) was a twentieth of
+   * a relay's start-up CPU (bench/results/2026-11-27-relay-start-profile/).
+   */
   @Override
   public int run(String[] args) {
-    return commandLine(new RelayCpCommand(getConf()), new PrintWriter(System.out, true), err,
-        extraCommands).execute(args);
+    return commandLineFor(args, new PrintWriter(System.out, true)).execute(args);
+  }
+
+  /** The command line {@link #run} executes {@code args} with. */
+  CommandLine commandLineFor(String[] args, PrintWriter out) {
+    RelayCpCommand command = new RelayCpCommand(getConf());
+    if (args.length > 0 && RELAY.equals(args[0])) {
+      return commandLine(command, out, err, List.of(RelayCommand.class), line -> { });
+    }
+    return commandLine(command, out, err, COMMANDS, extraCommands);
   }
 
   /** The command line with relaycp's exit-code mapping and the given output streams. */
@@ -50,7 +71,15 @@ public final class RelayCpTool extends Configured implements Tool {
    */
   public static CommandLine commandLine(RelayCpCommand command, PrintWriter out,
       PrintWriter err, Consumer<CommandLine> extraCommands) {
+    return commandLine(command, out, err, COMMANDS, extraCommands);
+  }
+
+  private static CommandLine commandLine(RelayCpCommand command, PrintWriter out,
+      PrintWriter err, List<Class<?>> commands, Consumer<CommandLine> extraCommands) {
     CommandLine commandLine = new CommandLine(command);
+    for (Class<?> subcommand : commands) {
+      commandLine.addSubcommand(subcommand);
+    }
     extraCommands.accept(commandLine);
     commandLine.setOut(out);
     commandLine.setErr(err);

@@ -1,0 +1,46 @@
+package dev.relaycp.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Which commands the tool's command line holds for the arguments it is run with. */
+class RelayCpToolTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private CommandLine commandLineFor(String... args) {
+    RelayCpTool tool = new RelayCpTool(new PrintWriter(err, true));
+    tool.setConf(new Configuration(false));
+    return tool.commandLineFor(args, new PrintWriter(out, true));
+  }
+
+  @Test
+  void everyCommandIsThereForAnythingButARelay() {
+    assertThat(commandLineFor("copy", "hdfs://a/x", "hdfs://b/y").getSubcommands().keySet())
+        .containsExactly("copy", "relay", "plan", "probe", "gc", "clean", "help");
+    assertThat(commandLineFor().getSubcommands()).hasSize(7);
+  }
+
+  @Test
+  void aRelayGetsItsOwnCommandAloneAndStillCheckItsOptions() {
+    CommandLine relay = commandLineFor("relay", "--secret-file", "/no/such/file");
+
+    assertThat(relay.getSubcommands().keySet()).containsExactly("relay");
+    int code = relay.execute("relay", "--secret-file", "/no/such/file");
+    assertThat(code).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("Missing required option: '--port=N'");
+  }
+
+  @Test
+  void aRelaysHelpIsItsOwn() {
+    CommandLine relay = commandLineFor("relay", "--help");
+
+    assertThat(relay.execute("relay", "--help")).isZero();
+    assertThat(out.toString()).contains("Usage: relaycp relay").contains("--secret-file");
+  }
+}
