@@ -42,8 +42,8 @@ public final class RelayCpTool extends Configured implements Tool {
   /**
    * Runs the command {@code args} name. {@code relay} gets a command line of its own command
    * alone: a copy through YARN starts a relay on every datanode, on nodes that may be busy, and
-   * picocli's model of the other commands (their options, mixins and help) was a twentieth of
-   * a relay's start-up CPU (bench/results/2026-11-27-relay-start-profile/).
+   * picocli's model of every command (their options, mixins and help) took 5-8% of a relay's
+   * start-up CPU (bench/results/2026-11-27-relay-start-profile/).
    */
   @Override
   public int run(String[] args) {
