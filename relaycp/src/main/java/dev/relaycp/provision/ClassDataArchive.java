@@ -138,6 +138,11 @@ public final class ClassDataArchive {
     Thread refreshing = new Thread(() -> {
       try {
         started.get().refreshNativeLibraries();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Cannot keep the relay jar's native libraries beside {} ({}); relays on this"
+            + " node load them from the jar", started.get().archive, e.toString());
+      }
+      try {
         started.get().refresh();
       } catch (IOException | RuntimeException e) {
         LOG.warn("Cannot make the relays' class-data archive {} ({}); relays on this node start"

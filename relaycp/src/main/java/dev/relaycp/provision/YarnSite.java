@@ -3,6 +3,7 @@ package dev.relaycp.provision;
 import static dev.relaycp.fs.HadoopFailures.firstLine;
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
@@ -10,7 +11,6 @@ import dev.relaycp.fs.CallerCredentials;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import dev.relaycp.fs.RelayAnnouncements;
-import dev.relaycp.config.RelayKeys;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;

@@ -44,14 +44,14 @@ import org.slf4j.LoggerFactory;
  * certificate authority is involved. Relays a driver starts as YARN containers take the
  * driver's instead ({@link #adopt}), from the credentials that carry the secret: the key is
  * held by no one who does not hold the secret too, and the argument below holds as well for
- * two ends that show the same certificate. TLS itself accepts any certificate and requires one from the client too; what
- * authenticates the peer is the secret handshake that runs inside TLS, whose proofs cover the
- * {@link #binding} of the connection: a hash of both ends' certificates. TLS proves that each
- * end holds the private key of the certificate it showed, so a peer in the middle, which
- * would have to show each end a certificate of its own, makes the two ends compute different
- * bindings and fails the handshake without knowing the secret; and one that does not know
- * the secret fails it anyway. This is channel binding in the sense of RFC 5929's
- * tls-server-end-point, extended to the client's certificate.
+ * two ends that show the same certificate. TLS itself accepts any certificate and requires one
+ * from the client too; what authenticates the peer is the secret handshake that runs inside
+ * TLS, whose proofs cover the {@link #binding} of the connection: a hash of both ends'
+ * certificates. TLS proves that each end holds the private key of the certificate it showed,
+ * so a peer in the middle, which would have to show each end a certificate of its own, makes
+ * the two ends compute different bindings and fails the handshake without knowing the secret;
+ * and one that does not know the secret fails it anyway. This is channel binding in the sense
+ * of RFC 5929's tls-server-end-point, extended to the client's certificate.
  *
  * <p>Where Netty's OpenSSL binding loads (netty-tcnative with BoringSSL, which the product jar
  * carries for Linux on x86-64 and ARM64), the records are sealed and opened in native code,
@@ -96,6 +96,7 @@ public final class RelayTls {
   /** OpenSSL's contexts for accepted and outgoing connections, where it loads; else null. */
   private final SslContext openSslServer;
   private final SslContext openSslClient;
+  /** The key and certificate this end shows. */
   private final TlsIdentity own;
 
   private RelayTls(TlsIdentity own, SSLContext context, String[] ciphers, boolean fastAes,

@@ -54,8 +54,8 @@ class ContainerSecretTest {
     credentials.readTokenStorageStream(in);
     UserGroupInformation container = UserGroupInformation.createRemoteUser("relay");
     container.addCredentials(credentials);
-    Optional<TlsIdentity> read = container.doAs(
-        (PrivilegedExceptionAction<Optional<TlsIdentity>>) ContainerSecret::identityFromCurrentUser);
+    Optional<TlsIdentity> read = container.doAs((PrivilegedExceptionAction<Optional<TlsIdentity>>)
+        ContainerSecret::identityFromCurrentUser);
 
     assertThat(read).hasValueSatisfying(identity -> {
       assertThat(identity.certificate()).isEqualTo(driver.certificate());
@@ -73,7 +73,8 @@ class ContainerSecretTest {
     container.addCredentials(credentials);
 
     assertThatThrownBy(() -> container.doAs(
-        (PrivilegedExceptionAction<Optional<TlsIdentity>>) ContainerSecret::identityFromCurrentUser))
+        (PrivilegedExceptionAction<Optional<TlsIdentity>>)
+            ContainerSecret::identityFromCurrentUser))
         .isInstanceOfSatisfying(RelayCpException.class,
             e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
         .hasMessageContaining("same relaycp version");
