@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * A class-data archive (AppCDS) for the relay JVMs that YARN starts on a node, so that a relay
  * container maps the classes it needs instead of reading, parsing and verifying them from the
  * jars. A relay loads about 5,000 classes (the HDFS client, Netty, TLS) before it announces
- * itself: from the jars that took 1.53-1.60 CPU-s in the lab, from the archive a relay had made
- * 1.08-1.20 ({@code bench/results/lab-2026-11-26-yarn-start/NOTES.md}); a copy starts a relay
- * on every datanode, often on nodes that are busy.
+ * itself, and a copy starts a relay on every datanode, often on nodes that are busy; what the
+ * archive saves is measured below. Beside it the node keeps the relay jar's native libraries
+ * ({@link #libraryPathAssignment}).
  *
  * <p>The archive lives in the NodeManager's folder for the user ({@code $LOCAL_USER_DIRS}),
  * which outlives applications and which, where containers run as their users, only the user
