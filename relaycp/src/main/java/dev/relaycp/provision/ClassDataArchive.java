@@ -195,12 +195,7 @@ public final class ClassDataArchive {
       return false;
     }
     Path folder = archive.toAbsolutePath().getParent();
-    Files.createDirectories(folder,
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    String owner = Files.getOwner(folder).getName();
-    if (!owner.equals(System.getProperty("user.name"))) {
-      LOG.warn("Not making a class-data archive in {}: it belongs to {}, not to {}", folder,
-          owner, System.getProperty("user.name"));
+    if (!ownFolder(folder, "a class-data archive")) {
       return false;
     }
     removeAbandonedParts(folder);
@@ -252,12 +247,7 @@ public final class ClassDataArchive {
     if (Files.isDirectory(libraries)) {
       return 0;
     }
-    Files.createDirectories(folder,
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    String owner = Files.getOwner(folder).getName();
-    if (!owner.equals(System.getProperty("user.name"))) {
-      LOG.warn("Not keeping the relay's native libraries in {}: it belongs to {}, not to {}",
-          folder, owner, System.getProperty("user.name"));
+    if (!ownFolder(folder, "the relay's native libraries")) {
       return 0;
     }
     String suffix = PART + ProcessHandle.current().pid();
@@ -289,6 +279,23 @@ public final class ClassDataArchive {
     }
     LOG.info("Kept the relay jar's {} native libraries in {}", taken, libraries);
     return taken;
+  }
+
+  /**
+   * Makes {@code folder} (0700) unless it is there, and says whether this JVM's user owns it:
+   * what a JVM on the node loads from it runs as that user's code, so nothing is kept in a
+   * folder someone else owns. Logs {@code what} was not kept where it does not.
+   */
+  private static boolean ownFolder(Path folder, String what) throws IOException {
+    Files.createDirectories(folder,
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    String owner = Files.getOwner(folder).getName();
+    if (!owner.equals(System.getProperty("user.name"))) {
+      LOG.warn("Not keeping {} in {}: it belongs to {}, not to {}", what, folder, owner,
+          System.getProperty("user.name"));
+      return false;
+    }
+    return true;
   }
 
   private static void deleteTree(Path folder) throws IOException {

@@ -18,18 +18,29 @@ import org.apache.hadoop.security.token.Token;
 import org.junit.jupiter.api.Test;
 
 class ContainerSecretTest {
+  /** What a NodeManager reads of a launch context's tokens. */
+  private static Credentials launched(ByteBuffer tokens) throws Exception {
+    DataInputByteBuffer in = new DataInputByteBuffer();
+    in.reset(tokens.duplicate());
+    Credentials credentials = new Credentials();
+    credentials.readTokenStorageStream(in);
+    return credentials;
+  }
+
+  /** The container's user, which the NodeManager gives the launch context's credentials. */
+  private static UserGroupInformation containerUser(Credentials credentials) {
+    UserGroupInformation container = UserGroupInformation.createRemoteUser("relay");
+    container.addCredentials(credentials);
+    return container;
+  }
+
   @Test
   void theSecretInALaunchContextsCredentialsIsTheOneTheContainersUserReads() throws Exception {
     TransferSecret secret = TransferSecret.generate();
     ByteBuffer tokens = ContainerSecret.credentialsWith(secret, Optional.empty(), new byte[0]);
 
-    // What a NodeManager does with the launch context's tokens: the container's user gets them.
-    DataInputByteBuffer in = new DataInputByteBuffer();
-    in.reset(tokens.duplicate());
-    Credentials credentials = new Credentials();
-    credentials.readTokenStorageStream(in);
-    UserGroupInformation container = UserGroupInformation.createRemoteUser("relay");
-    container.addCredentials(credentials);
+    Credentials credentials = launched(tokens);
+    UserGroupInformation container = containerUser(credentials);
     TransferSecret read = container.doAs(
         (PrivilegedExceptionAction<TransferSecret>) ContainerSecret::fromCurrentUser);
 
@@ -48,12 +59,7 @@ class ContainerSecretTest {
     ByteBuffer tokens = ContainerSecret.credentialsWith(TransferSecret.generate(),
         Optional.of(driver), new byte[0]);
 
-    DataInputByteBuffer in = new DataInputByteBuffer();
-    in.reset(tokens.duplicate());
-    Credentials credentials = new Credentials();
-    credentials.readTokenStorageStream(in);
-    UserGroupInformation container = UserGroupInformation.createRemoteUser("relay");
-    container.addCredentials(credentials);
+    UserGroupInformation container = containerUser(launched(tokens));
     Optional<TlsIdentity> read = container.doAs((PrivilegedExceptionAction<Optional<TlsIdentity>>)
         ContainerSecret::identityFromCurrentUser);
 
@@ -69,8 +75,7 @@ class ContainerSecretTest {
     credentials.addSecretKey(ContainerSecret.TLS_KEY_ALIAS, new byte[] {1, 2, 3});
     credentials.addSecretKey(ContainerSecret.TLS_CERTIFICATE_ALIAS,
         TlsIdentity.generate().encodedCertificate());
-    UserGroupInformation container = UserGroupInformation.createRemoteUser("relay");
-    container.addCredentials(credentials);
+    UserGroupInformation container = containerUser(credentials);
 
     assertThatThrownBy(() -> container.doAs(
         (PrivilegedExceptionAction<Optional<TlsIdentity>>)
@@ -94,10 +99,7 @@ class ContainerSecretTest {
     ByteBuffer launch = ContainerSecret.credentialsWith(TransferSecret.generate(),
         Optional.empty(), storage.toByteArray());
 
-    DataInputByteBuffer in = new DataInputByteBuffer();
-    in.reset(launch.duplicate());
-    Credentials credentials = new Credentials();
-    credentials.readTokenStorageStream(in);
+    Credentials credentials = launched(launch);
     assertThat(credentials.getAllTokens()).containsExactly(token);
     assertThat(credentials.getSecretKey(ContainerSecret.ALIAS)).isNotNull();
   }
