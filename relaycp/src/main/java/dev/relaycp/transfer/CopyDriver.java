@@ -154,16 +154,12 @@ public final class CopyDriver {
       // Made while the relays start, not when the first route connects.
       RelayTls.prepareInBackground();
     }
-    try (RouteSource routeSource = relays.apply(tree)) {
-      List<Route> routes = routeSource.routes();
-      if (routes.isEmpty()) {
-        throw new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
-            "no relay route is ready; check that the relays run and can reach both clusters");
-      }
-      phases.end("relays");
-      LOG.info("Transfer {}: {} files, {} bytes, {} chunks, {} routes ({} relays); {} files"
-              + " skipped as equal", transferId, tree.files().size(), tree.totalBytes(),
-          chunks.size(), routes.size(), routeSource.provisioner(), update.skipped().size());
+    LOG.info("Transfer {}: {} files, {} bytes, {} chunks; {} files skipped as equal",
+        transferId, tree.files().size(), tree.totalBytes(), chunks.size(),
+        update.skipped().size());
+    // The relays start while the copy makes its staging; the copy waits for them only when it
+    // needs its first route.
+    try (RouteSource routeSource = StartingRelays.start(relays, tree)) {
       CopyReport copied = copy(settings, source, destination, tree, listedRoot, destinationRoot,
           committer, chunks, transferId, routeSource, secret, progress, phases, started,
           checksumSample, resumable);
@@ -271,6 +267,14 @@ public final class CopyDriver {
           workers.add(pool.submit(worker));
         }
       };
+      List<Route> firstRoutes = routeSource.routes();
+      if (firstRoutes.isEmpty()) {
+        throw new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
+            "no relay route is ready; check that the relays run and can reach both clusters");
+      }
+      phases.end("relays");
+      LOG.info("Transfer {}: {} routes ({} relays) ready", transferId, firstRoutes.size(),
+          routeSource.provisioner());
       // Listening first, then the routes ready now: a route that joins in between is seen by
       // both and started once (join() skips repeats).
       routeSource.onJoin(startWorker);
@@ -695,9 +699,11 @@ public final class CopyDriver {
     }
 
     private void keepOrRemoveStaging(URI destinationUri, RelayCpException failure) {
-      // On a signal the staging is kept even if no chunk is recorded yet: relays may still be
-      // writing into it, and a removed directory would come back unmarked.
-      boolean holdsChunks = journal.entries() > 0 || chunksReused > 0 || failure == null;
+      // On a signal the staging is kept even if no chunk is recorded yet, once a route has
+      // joined: its relays may still be writing into it, and a removed directory would come
+      // back unmarked. Before that (the relays still starting) nothing can be in it.
+      boolean holdsChunks = journal.entries() > 0 || chunksReused > 0
+          || (failure == null && routesTotal() > 0);
       boolean mayMend = failure == null || (failure.code().retryable()
           && failure.code() != ErrorCode.VERIFICATION_FAILED);
       if (holdsChunks && mayMend) {

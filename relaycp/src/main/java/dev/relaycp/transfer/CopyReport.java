@@ -12,8 +12,8 @@ import java.util.Map;
  *
  * @param routeResults what each route carried, in route order
  * @param phaseSeconds wall seconds of each phase in order: listing (with the checks of the
- *     targets and the staging set-up), copying, completing (multipart uploads), verifying,
- *     committing
+ *     targets), relays (until the first routes are ready; the staging is made meanwhile),
+ *     copying, completing (multipart uploads), verifying, committing
  * @param provisioner what provided the relays: "static", "local" or "yarn"
  * @param relaysStarted relays started for this copy by site ("src", "dst"), replacements
  *     included; empty for relays that were already running

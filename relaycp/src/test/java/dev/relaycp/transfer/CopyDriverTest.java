@@ -16,11 +16,14 @@ import dev.relaycp.relay.RelaySettings;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -267,6 +270,78 @@ class CopyDriverTest {
         .isEqualTo("not committed");
     assertThat(closedOn.get()).as("the release's thread, ended before the copy returned")
         .isEqualTo("relay-release");
+  }
+
+  @Test
+  void theStagingIsMadeWhileTheRelaysStart() throws IOException {
+    Set<String> before = stagingNames();
+    AtomicReference<String> startedOn = new AtomicReference<>();
+    AtomicBoolean stagingSeen = new AtomicBoolean();
+
+    CopyReport report = new CopyDriver(opener).copy(
+        CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/overlapped"),
+            false),
+        tree -> {
+          startedOn.set(Thread.currentThread().getName());
+          stagingSeen.set(awaitNewStaging(before));
+          return RouteSource.fixed(relays.routes);
+        }, relays.secret, TransferProgress.Listener.NONE);
+
+    assertThat(report.allVerified()).isTrue();
+    assertThat(stagingSeen).as("a staging appeared while the relays were starting").isTrue();
+    assertThat(startedOn.get()).isEqualTo("relays-start");
+    assertThat(report.phaseSeconds()).containsKeys("listing", "relays", "copying");
+    assertNoStaging();
+  }
+
+  @Test
+  void aRelayStartThatFailsLeavesNoStagingAndSaysWhy() throws IOException {
+    Set<String> before = stagingNames();
+    AtomicBoolean stagingSeen = new AtomicBoolean();
+
+    assertThatThrownBy(() -> new CopyDriver(opener).copy(
+            CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/unstarted"),
+                false),
+            tree -> {
+              stagingSeen.set(awaitNewStaging(before));
+              throw new RelayCpException(ErrorCode.RELAY_START_FAILED,
+                  "no relay container announced itself");
+            }, relays.secret, TransferProgress.Listener.NONE))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("no relay container announced itself")
+        .satisfies(e -> assertThat(((RelayCpException) e).code())
+            .isEqualTo(ErrorCode.RELAY_START_FAILED));
+    assertThat(stagingSeen).as("a staging appeared while the relays were starting").isTrue();
+    assertThat(destination.exists(new Path("/unstarted"))).isFalse();
+    assertNoStaging();
+  }
+
+  /** Names of the staging folders at the destination's root now. */
+  static Set<String> stagingNames() throws IOException {
+    return Arrays.stream(destination.listStatus(new Path("/")))
+        .map(status -> status.getPath().getName())
+        .filter(name -> name.startsWith(".relaycp-staging"))
+        .collect(Collectors.toSet());
+  }
+
+  /** Whether a staging folder not in {@code before} appears within 20 s. */
+  static boolean awaitNewStaging(Set<String> before) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    try {
+      while (System.nanoTime() < deadline) {
+        Set<String> now = stagingNames();
+        now.removeAll(before);
+        if (!now.isEmpty()) {
+          return true;
+        }
+        Thread.sleep(50);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return false;
   }
 
   @Test
