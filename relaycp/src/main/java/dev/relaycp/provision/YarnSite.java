@@ -328,6 +328,9 @@ final class YarnSite implements AutoCloseable {
     });
     nodeManagers = NMClientAsync.createNMClientAsync(new NodeManagerEvents());
     nodeManagers.getClient().setNMTokenCache(tokens);
+    // The application's end stops its containers (see end()); the client stopping each one
+    // itself on its way out would only repeat that, with a connection to every NodeManager.
+    nodeManagers.getClient().cleanupRunningContainersOnStop(false);
     nodeManagers.init(configuration);
     nodeManagers.start();
   }
@@ -506,13 +509,17 @@ final class YarnSite implements AutoCloseable {
 
   /**
    * Removes the staging folder, whose heartbeat going away tells any relay still running to
-   * stop, then unregisters the ApplicationMaster (which ends the application and its
-   * containers) and kills the application if that failed. Safe to call more than once: a
-   * call made while another thread closes returns once that close has ended.
+   * stop, then unregisters the ApplicationMaster (which ends the application, and the
+   * ResourceManager has the NodeManagers stop its containers), kills the application if that
+   * failed, and only if the ResourceManager took neither asks each NodeManager itself to stop
+   * the relay it runs. Safe to call more than once: a call made while another thread closes
+   * returns once that close has ended.
    *
    * <p>The folder goes first: it is one call to the file system, while the ResourceManager's
    * calls can take seconds on a loaded cluster, and a shutdown hook that runs out of time
-   * must not leave the relay jar and the secret behind.
+   * must not leave the relay jar and the secret behind. The containers are not stopped one by
+   * one as well: that is a connection to every NodeManager, made while the copy verifies its
+   * files on the same nodes, for what the application's end does anyway.
    */
   @Override
   public void close() {
@@ -530,11 +537,6 @@ final class YarnSite implements AutoCloseable {
   private void end() {
     deleteQuietly(fileSystem, stagingDirectory);
     boolean unregistered = false;
-    if (nodeManagers != null) {
-      for (Container container : running.values()) {
-        nodeManagers.stopContainerAsync(container.getId(), container.getNodeId());
-      }
-    }
     if (resourceManager != null) {
       try {
         resourceManager.unregisterApplicationMaster(
@@ -547,16 +549,28 @@ final class YarnSite implements AutoCloseable {
       }
       resourceManager.stop();
     }
-    if (nodeManagers != null) {
-      nodeManagers.stop();
-    }
-    if (!unregistered) {
+    boolean ended = unregistered;
+    if (!ended) {
       try {
         yarnClient.killApplication(applicationId);
+        ended = true;
       } catch (IOException | YarnException | RuntimeException e) {
         LOG.warn("Cannot kill the {} relays' application {}: {}", site, applicationId,
             firstLine(e.getMessage()));
       }
+    }
+    if (nodeManagers != null) {
+      if (!ended) {
+        for (Container container : running.values()) {
+          try {
+            nodeManagers.getClient().stopContainer(container.getId(), container.getNodeId());
+          } catch (IOException | YarnException | RuntimeException e) {
+            LOG.warn("Cannot stop the {} relay container {}: {}", site, container.getId(),
+                firstLine(e.getMessage()));
+          }
+        }
+      }
+      nodeManagers.stop();
     }
     yarnClient.stop();
     siteTokens.close();
