@@ -141,7 +141,7 @@ public final class CopyCommand implements Callable<Integer> {
       }
     }
     // Local relays read these when they start: a bad value fails here, before any starts.
-    RelayCommand.relaySettings("127.0.0.1", 0, TransferSecret.generate(), configuration);
+    RelayProcess.relaySettings("127.0.0.1", 0, TransferSecret.generate(), configuration);
     CopySettings settings = CopySettings.from(configuration, uri(source, "SRC"),
         uri(destination, "DST"), overwrite, syncOptions.settings(overwrite));
     return compress ? settings.withCompress(true) : settings;

@@ -80,8 +80,8 @@ public final class ContainerSecret {
     }
     if (hex == null) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "this process's Hadoop credentials"
-          + " (HADOOP_TOKEN_FILE_LOCATION) hold no " + ALIAS + "; --secret-from-credentials is"
-          + " for relays that relaycp starts as YARN containers: pass --secret-file instead");
+          + " (HADOOP_TOKEN_FILE_LOCATION) hold no " + ALIAS + "; relaycp puts it there for the"
+          + " relays it starts as YARN containers; a relay started by hand takes --secret-file");
     }
     try {
       return TransferSecret.of(

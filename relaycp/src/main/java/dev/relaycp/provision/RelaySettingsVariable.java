@@ -18,6 +18,8 @@ import org.apache.hadoop.conf.Configuration;
  * environment. It carries settings only, never the secret.
  */
 public final class RelaySettingsVariable {
+  /** The variable a relay container's settings are in. */
+  public static final String NAME = "RELAYCP_RELAY_SETTINGS";
   private RelaySettingsVariable() {}
 
   /** {@code properties} as the variable's value. */
@@ -40,8 +42,7 @@ public final class RelaySettingsVariable {
     requireNonNull(target, "target is null");
     if (value == null) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "environment variable " + name
-          + " is not set; --settings-from-environment is for relays that relaycp starts as"
-          + " YARN containers");
+          + " is not set; relaycp sets it for the relays it starts as YARN containers");
     }
     Configuration settings = new Configuration(false);
     try {

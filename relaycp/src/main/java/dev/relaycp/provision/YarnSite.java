@@ -81,8 +81,11 @@ final class YarnSite implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(YarnSite.class);
   static final String APPLICATION_TYPE = "RELAYCP";
   private static final String JAR = "relaycp.jar";
-  /** The environment variable that carries the relays' settings into their containers. */
-  static final String SETTINGS_VARIABLE = "RELAYCP_RELAY_SETTINGS";
+  /**
+   * What a relay container runs: relaycp's relay without its command line parser, named here
+   * rather than linked, since provisioning comes below the command line.
+   */
+  private static final String RELAY_CONTAINER_MAIN = "dev.relaycp.cli.RelayContainerMain";
   /**
    * YARN refuses requests at one priority that mix a strict node with relaxed placement, so
    * relays asked for on a named node and relays for any node have a priority each.
@@ -446,11 +449,11 @@ final class YarnSite implements AutoCloseable {
 
   /**
    * How a relay container starts: the product jar and the cluster's own Hadoop on the class
-   * path; the secret in the container's credentials (read with --secret-from-credentials),
-   * with this process's TLS key and certificate where the relays run TLS;
-   * the relays' settings as Hadoop configuration XML, base64 so that no shell sees a quote,
-   * in an environment variable; and, unless turned off, the node's class-data archive and
-   * native libraries ({@link ClassDataArchive}).
+   * path; the secret in the container's credentials, with this process's TLS key and
+   * certificate where the relays run TLS; the relays' settings as Hadoop configuration XML,
+   * base64 so that no shell sees a quote, in an environment variable; the announcement folder
+   * and the heartbeat file as the two arguments of {@link #RELAY_CONTAINER_MAIN}; and, unless
+   * turned off, the node's class-data archive and native libraries ({@link ClassDataArchive}).
    */
   private ContainerLaunchContext launchContext() {
     String logs = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
@@ -464,15 +467,13 @@ final class YarnSite implements AutoCloseable {
         "-Dyarn.app.container.log.filesize=0",
         "-Dhadoop.root.logger=INFO,CLA",
         "-Dhadoop.root.logfile=syslog",
-        "dev.relaycp.cli.Main",
-        "relay", "--port", "0", "--secret-from-credentials",
-        "--settings-from-environment", SETTINGS_VARIABLE,
-        "--announce", announcements.directory().toString(),
-        "--driver-heartbeat", heartbeat.path().toString(),
+        RELAY_CONTAINER_MAIN,
+        announcements.directory().toString(),
+        heartbeat.path().toString(),
         "1>" + logs + "/stdout", "2>" + logs + "/stderr");
     return ContainerLaunchContext.newInstance(resources,
         Map.of(Environment.CLASSPATH.name(), classPath(configuration),
-            SETTINGS_VARIABLE, relaySettings),
+            RelaySettingsVariable.NAME, relaySettings),
         List.of(command), null, ContainerSecret.credentialsWith(secret,
             relaysRunTls ? RelayTls.identityToShare() : Optional.empty(),
             siteTokens.tokenBytes()), null);

@@ -112,6 +112,6 @@ class ContainerSecretTest {
         (PrivilegedExceptionAction<TransferSecret>) ContainerSecret::fromCurrentUser))
         .isInstanceOfSatisfying(RelayCpException.class,
             e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
-        .hasMessageContaining("pass --secret-file");
+        .hasMessageContaining("takes --secret-file");
   }
 }
