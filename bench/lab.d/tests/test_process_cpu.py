@@ -10,6 +10,8 @@ import process_cpu  # noqa: E402
 
 def test_roles_come_from_the_command_line():
     assert process_cpu.role("java -cp x dev.relaycp.cli.Main relay --port 0") == "relaycp-relay"
+    assert process_cpu.role("java -Xmx384m dev.relaycp.cli.RelayContainerMain"
+                            " hdfs://nn/s/relays hdfs://nn/s/heartbeat") == "relaycp-relay"
     assert process_cpu.role("java dev.relaycp.bench.BenchMain relay --port 7070") == "relaycp-relay"
     assert process_cpu.role("java dev.relaycp.bench.BenchMain copy hdfs://a hdfs://b") == "relaycp-driver"
     assert process_cpu.role("java org.apache.hadoop.mapred.YarnChild 10.0.0.1") == "distcp-map"
