@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * puts them there.
  *
  * <p>It goes without ToolRunner and picocli: nobody types this command line, and a relay is
- * started on every datanode of both clusters for every copy. picocli's model of the command
- * and its classes (Java 5 class files, which a class-data archive cannot hold) were more than
- * a tenth of a relay container's start-up CPU (bench/results/2026-11-27-relay-start-profile/).
+ * started on every datanode of both clusters for every copy. picocli's model of the relay's
+ * command took 2.7-4.0% of a relay container's CPU samples in its first 14 s
+ * (bench/results/2026-11-27-relay-start-profile/), and none since
+ * (bench/results/2026-11-28-yarn-start-overlap/).
  */
 public final class RelayContainerMain {
   private static final Logger LOG = LoggerFactory.getLogger(RelayContainerMain.class);
