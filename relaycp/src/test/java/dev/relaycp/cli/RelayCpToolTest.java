@@ -27,7 +27,7 @@ class RelayCpToolTest {
   }
 
   @Test
-  void aRelayGetsItsOwnCommandAloneAndStillCheckItsOptions() {
+  void aRelayGetsItsOwnCommandAloneAndStillChecksItsOptions() {
     CommandLine relay = commandLineFor("relay", "--secret-file", "/no/such/file");
 
     assertThat(relay.getSubcommands().keySet()).containsExactly("relay");
