@@ -537,20 +537,21 @@ final class YarnSite implements AutoCloseable {
 
   private void end() {
     deleteQuietly(fileSystem, stagingDirectory);
-    boolean unregistered = false;
+    // Whether the ResourceManager took the application's end (unregistered or killed), and
+    // with it the stopping of its containers.
+    boolean ended = false;
     if (resourceManager != null) {
       try {
         resourceManager.unregisterApplicationMaster(
             failure == null ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED,
             failure == null ? "relaycp copy ended" : failure, "");
-        unregistered = true;
+        ended = true;
       } catch (IOException | YarnException | RuntimeException e) {
         LOG.warn("Cannot unregister the {} relays' application {}: {}", site, applicationId,
             firstLine(e.getMessage()));
       }
       resourceManager.stop();
     }
-    boolean ended = unregistered;
     if (!ended) {
       try {
         yarnClient.killApplication(applicationId);
