@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.error.RelayCpException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -36,5 +39,25 @@ class RelaySettingsVariableTest {
         .isInstanceOf(RelayCpException.class).hasMessageContaining("SETTINGS is not set");
     assertThatThrownBy(() -> RelaySettingsVariable.apply("not base64!", "SETTINGS", target))
         .isInstanceOf(RelayCpException.class).hasMessageContaining("SETTINGS does not hold");
+    String otherBase64 = Base64.getEncoder().encodeToString(
+        "<configuration></configuration>".getBytes(StandardCharsets.UTF_8));
+    assertThatThrownBy(() -> RelaySettingsVariable.apply(otherBase64, "SETTINGS", target))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("SETTINGS does not hold relay settings as relaycp writes them");
+    String whole = RelaySettingsVariable.encode(Map.of("a.key", "a value"));
+    byte[] cut = Arrays.copyOf(Base64.getDecoder().decode(whole), 12);
+    assertThatThrownBy(() -> RelaySettingsVariable.apply(
+        Base64.getEncoder().encodeToString(cut), "SETTINGS", target))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("SETTINGS does not hold");
+    assertThat(target.get("a.key")).isNull();
+  }
+
+  @Test
+  void noSettingsAreNoSettings() {
+    Configuration target = new Configuration(false);
+
+    RelaySettingsVariable.apply(RelaySettingsVariable.encode(Map.of()), "SETTINGS", target);
+
+    assertThat(target.size()).isZero();
   }
 }
