@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * not by configuration: code that opened the same cluster first (a test, an embedding
  * application) would hand relaycp an instance in another checksum mode. So relaycp keeps its
  * own instances ({@code FileSystem.newInstance}), one per scheme, authority and user, shared by
- * every opener in the process; Hadoop's shutdown hook closes them.
+ * every opener in the process, and makes no instance in Hadoop's cache beside them; Hadoop's
+ * shutdown hook closes them.
  */
 public final class FileSystemOpener {
   /** The Hadoop key that selects how block checksums are combined into a file checksum. */
@@ -89,33 +91,35 @@ public final class FileSystemOpener {
     }
   }
 
-  /** The FileSystem for {@code uri}, shared with relaycp's other users of the same cluster. */
+  /**
+   * The FileSystem for {@code uri}, shared with relaycp's other users of the same cluster. The
+   * first caller for a cluster and user makes it; callers on other threads that ask for the same
+   * one meanwhile wait for it rather than make a second (a driver opens each cluster from its
+   * main thread and from the threads that start its YARN relays at once, and an HDFS client
+   * first made in a fresh JVM costs tenths of a CPU second).
+   */
   public FileSystem open(URI uri) {
     requireNonNull(uri, "uri is null");
     try {
       UserGroupInformation user = UserGroupInformation.getCurrentUser();
-      // A relay opens a file system at every chunk: where the URI names its cluster as the
-      // instance does (scheme://authority, as HDFS's does), skip Hadoop's cache and its client.
-      if (uri.getScheme() != null && uri.getAuthority() != null) {
-        FileSystem known = OPENED.get(new Key(
-            URI.create(uri.getScheme() + "://" + uri.getAuthority()), user));
-        if (known != null) {
-          return known;
-        }
+      URI cluster = cluster(uri);
+      Key key = new Key(cluster.toString(), user);
+      // A relay opens a file system at every chunk: the known instance, without a lock.
+      FileSystem known = OPENED.get(key);
+      if (known != null) {
+        return known;
       }
-      FileSystem fileSystem = FileSystem.get(uri, configuration);
-      Key key = new Key(fileSystem.getUri(), user);
-      FileSystem own = OPENED.get(key);
-      if (own == null) {
-        synchronized (OPENED) {
-          own = OPENED.get(key);
-          if (own == null) {
-            own = FileSystem.newInstance(fileSystem.getUri(), configuration);
-            OPENED.put(key, own);
+      try {
+        return OPENED.computeIfAbsent(key, absent -> {
+          try {
+            return FileSystem.newInstance(cluster, configuration);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
           }
-        }
+        });
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
       }
-      return own;
     } catch (UnsupportedFileSystemException e) {
       throw new RelayCpException(ErrorCode.UNSUPPORTED_FILESYSTEM,
           "no Hadoop FileSystem for scheme '" + uri.getScheme() + "' in " + uri
@@ -126,6 +130,27 @@ public final class FileSystemOpener {
       throw new RelayCpException(ErrorCode.MALFORMED_URI,
           "cannot use " + uri + ": " + e.getMessage() + "; write it as scheme://host:port/path", e);
     }
+  }
+
+  /**
+   * The file system {@code uri} names, as {@code scheme://authority}, with the configured
+   * default filling in what it leaves out, as {@code FileSystem.get} does.
+   */
+  private URI cluster(URI uri) {
+    String scheme = uri.getScheme();
+    String authority = uri.getAuthority();
+    URI home = FileSystem.getDefaultUri(configuration);
+    if (scheme == null && authority == null) {
+      scheme = home.getScheme();
+      authority = home.getAuthority();
+    } else if (scheme != null && authority == null && scheme.equals(home.getScheme())) {
+      authority = home.getAuthority();
+    }
+    if (scheme == null) {
+      throw new IllegalArgumentException("it names no scheme, and neither does "
+          + FileSystem.FS_DEFAULT_NAME_KEY + " (" + home + ")");
+    }
+    return URI.create(scheme + "://" + (authority == null ? "" : authority) + "/");
   }
 
   /**
@@ -154,8 +179,11 @@ public final class FileSystemOpener {
 
   /** Whether this process already holds relaycp's instance for {@code fileSystem}'s cluster. */
   static boolean isOpen(URI fileSystem) throws IOException {
-    return OPENED.containsKey(new Key(fileSystem, UserGroupInformation.getCurrentUser()));
+    return OPENED.containsKey(new Key(URI.create(fileSystem.getScheme() + "://"
+        + (fileSystem.getAuthority() == null ? "" : fileSystem.getAuthority()) + "/").toString(),
+        UserGroupInformation.getCurrentUser()));
   }
 
-  private record Key(URI fileSystem, UserGroupInformation user) {}
+  /** A file system as {@code scheme://authority/}, and the user it is opened for. */
+  private record Key(String fileSystem, UserGroupInformation user) {}
 }

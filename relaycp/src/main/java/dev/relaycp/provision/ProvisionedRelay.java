@@ -3,6 +3,7 @@ package dev.relaycp.provision;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.fs.BestEffortDelete;
+import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import dev.relaycp.fs.RelayAnnouncements;
@@ -30,8 +31,8 @@ public final class ProvisionedRelay {
       String address) {
     Path directory = new Path(requireNonNull(directoryUri, "directoryUri is null"));
     try {
-      RelayAnnouncements.in(directory.getFileSystem(configuration), directory)
-          .publish(name, address);
+      RelayAnnouncements.in(FileSystemOpener.of(configuration).open(directory.toUri()),
+          directory).publish(name, address);
     } catch (IOException e) {
       throw HadoopFailures.translate(e, "announcing this relay in " + directory);
     }
@@ -48,12 +49,8 @@ public final class ProvisionedRelay {
       Duration timeout, Runnable stop) {
     requireNonNull(stop, "stop is null");
     Path heartbeat = new Path(requireNonNull(heartbeatUri, "heartbeatUri is null"));
-    FileSystem fileSystem;
-    try {
-      fileSystem = heartbeat.getFileSystem(configuration);
-    } catch (IOException e) {
-      throw HadoopFailures.translate(e, "opening the driver's heartbeat " + heartbeat);
-    }
+    // The relay's own instance for its cluster (made as it starts), not a second client.
+    FileSystem fileSystem = FileSystemOpener.of(configuration).open(heartbeat.toUri());
     DriverWatch watch = DriverWatch.of(HeartbeatFile.at(fileSystem, heartbeat), timeout);
     Duration period = Duration.ofMillis(Math.max(100, Math.min(2_000, timeout.toMillis() / 4)));
     Thread watcher = new Thread(() -> {

@@ -4,14 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.testkit.EmbeddedHdfs;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,6 +63,54 @@ class FileSystemOpenerTest {
     assertThat(opened.getFileChecksum(file).getAlgorithmName()).startsWith("COMPOSITE-");
     assertThat(FileSystemOpener.of(new Configuration()).open(new URI(uri + "/some/path")))
         .isSameAs(opened);
+  }
+
+  @Test
+  void threadsOpeningOneClusterAtOnceGetOneInstanceMadeOnce() throws Exception {
+    Configuration configuration = new Configuration();
+    configuration.setClass("fs.counted.impl", CountedFileSystem.class, FileSystem.class);
+    URI uri = URI.create("counted://cluster-" + System.nanoTime() + "/some/path");
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<FileSystem>> opened = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        opened.add(threads.submit(() -> {
+          start.await();
+          return FileSystemOpener.of(configuration).open(uri);
+        }));
+      }
+      start.countDown();
+      Set<FileSystem> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+      for (Future<FileSystem> each : opened) {
+        distinct.add(each.get(30, TimeUnit.SECONDS));
+      }
+
+      assertThat(distinct).hasSize(1);
+      assertThat(CountedFileSystem.made(uri.getAuthority())).isEqualTo(1);
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /** A local file system that counts the instances made for each authority, slowly. */
+  public static final class CountedFileSystem extends RawLocalFileSystem {
+    private static final Map<String, AtomicInteger> MADE = new ConcurrentHashMap<>();
+
+    static int made(String authority) {
+      return MADE.getOrDefault(authority, new AtomicInteger()).get();
+    }
+
+    @Override
+    public void initialize(URI name, Configuration configuration) throws IOException {
+      MADE.computeIfAbsent(name.getAuthority(), absent -> new AtomicInteger()).incrementAndGet();
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      super.initialize(name, configuration);
+    }
   }
 
   @Test
