@@ -31,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 import org.apache.hadoop.conf.Configuration;
@@ -206,13 +207,24 @@ public final class YarnRelays implements RelayProvisioner {
 
   private static YarnRelays startSites(Request request) {
     YarnRelaySettings settings = request.settings();
-    RelayJar jar = relayJar(productJar(settings.jar()));
+    Path product = productJar(settings.jar());
+    // The relay jar is taken out of the product jar and hashed (tenths of a second) while the
+    // sites submit their applications; they need it only to stage it.
+    CompletableFuture<RelayJar> taken =
+        CompletableFuture.supplyAsync(() -> relayJar(product), daemonThread("relay-jar"));
+    Supplier<RelayJar> jar = () -> {
+      try {
+        return taken.join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof RuntimeException cause ? cause : e;
+      }
+    };
     String transferId = UUID.randomUUID().toString();
     // The two clusters' applications start side by side: each takes a round trip or two
     // to its ResourceManager and a write of the jar to its file system.
     CompletableFuture<YarnSite> starting = CompletableFuture.supplyAsync(() -> YarnSite.start(
         "dst", request.applicationName(), transferId, request.destination(), settings, jar,
-        request.secret()));
+        request.secret()), daemonThread("yarn-relays-start-dst"));
     YarnSite source;
     try {
       source = YarnSite.start("src", request.applicationName(), transferId, request.source(),
@@ -234,10 +246,10 @@ public final class YarnRelays implements RelayProvisioner {
     try {
       boolean perDatanode = request.relaysPerSite() == 0;
       Optional<Datanodes> sourceDatanodes =
-          perDatanode ? datanodes(request.source(), source) : Optional.empty();
+          perDatanode ? datanodes(source) : Optional.empty();
       int sourceCount = relayCount(request.relaysPerSite(), sourceDatanodes, source);
       int destinationCount = relayCount(request.relaysPerSite(), perDatanode
-          ? datanodes(request.destination(), destination) : Optional.empty(), destination);
+          ? datanodes(destination) : Optional.empty(), destination);
       relays.startMonitor();
       relays.requestedAt = System.nanoTime();
       destination.request(
@@ -333,11 +345,10 @@ public final class YarnRelays implements RelayProvisioner {
    * The site's live datanodes; empty where the NameNode does not report them (the report may
    * need the HDFS superuser).
    */
-  private static Optional<Datanodes> datanodes(Configuration configuration, YarnSite site) {
+  private static Optional<Datanodes> datanodes(YarnSite site) {
     try {
-      return Datanodes.live(FileSystem.get(configuration))
-          .filter(datanodes -> datanodes.count() > 0);
-    } catch (IOException | RelayCpException e) {
+      return Datanodes.live(site.fileSystem()).filter(datanodes -> datanodes.count() > 0);
+    } catch (RelayCpException e) {
       LOG.info("{} site: cannot count its datanodes ({}); one relay per NodeManager instead",
           site.site(), e.getMessage());
       return Optional.empty();

@@ -8,6 +8,7 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.CallerCredentials;
+import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import dev.relaycp.fs.RelayAnnouncements;
@@ -25,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -152,13 +154,17 @@ final class YarnSite implements AutoCloseable {
   }
 
   /**
-   * Stages the files, submits the application and registers its unmanaged ApplicationMaster
-   * with the site's ResourceManager; containers come with {@link #request}.
+   * Submits the application, stages the files and registers its unmanaged ApplicationMaster
+   * with the site's ResourceManager; containers come with {@link #request}. The application
+   * goes first: while the ResourceManager schedules its attempt, the relay jar ({@code jar},
+   * asked for only then) is staged on the site's file system, which the copy's main thread
+   * opens at the same time.
    */
   static YarnSite start(String site, String applicationName, String transferId,
-      Configuration clusterConfiguration, YarnRelaySettings settings, RelayJar jar,
+      Configuration clusterConfiguration, YarnRelaySettings settings, Supplier<RelayJar> jar,
       TransferSecret secret) {
     requireNonNull(site, "site is null");
+    requireNonNull(jar, "jar is null");
     Configuration configuration =
         new Configuration(requireNonNull(clusterConfiguration, "configuration is null"));
     // YARN's clients retry an unreachable ResourceManager for 15 minutes by default; a copy
@@ -170,40 +176,54 @@ final class YarnSite implements AutoCloseable {
     configuration.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, maxWait);
     configuration.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS,
         Math.min(maxWait, 2_000));
+    YarnClient yarnClient = YarnClient.createYarnClient();
+    ApplicationId applicationId;
+    try {
+      yarnClient.init(configuration);
+      yarnClient.start();
+      applicationId = submit(yarnClient, applicationName, transferId, settings);
+    } catch (IOException | YarnException | RuntimeException e) {
+      yarnClient.stop();
+      throw startFailed(site, configuration, settings, e);
+    }
     FileSystem fileSystem;
     Path staging;
+    Map<String, LocalResource> resources;
     try {
-      fileSystem = FileSystem.get(configuration);
+      fileSystem = FileSystemOpener.of(configuration)
+          .open(FileSystem.getDefaultUri(configuration));
       String user = UserGroupInformation.getCurrentUser().getShortUserName();
       staging = fileSystem.makeQualified(
           new Path(new Path(settings.stagingDirectory(), user), transferId));
-    } catch (IOException e) {
-      throw HadoopFailures.translate(e, "opening the " + site + " cluster's file system");
+    } catch (IOException | RuntimeException e) {
+      abandon(site, yarnClient, applicationId);
+      throw e instanceof IOException io
+          ? HadoopFailures.translate(io, "opening the " + site + " cluster's file system")
+          : (RuntimeException) e;
     }
-    Map<String, LocalResource> resources;
     try {
-      resources = stage(fileSystem, staging, jar);
-    } catch (IOException e) {
+      resources = stage(fileSystem, staging, jar.get());
+    } catch (IOException | RuntimeException e) {
       deleteQuietly(fileSystem, staging);
-      throw HadoopFailures.translate(e, "staging the relay jar in " + staging);
+      abandon(site, yarnClient, applicationId);
+      throw e instanceof IOException io
+          ? HadoopFailures.translate(io, "staging the relay jar in " + staging)
+          : (RuntimeException) e;
     }
     // On a kerberized site the NodeManagers fetch the jar, and the relays read the heartbeat
     // and write their announcements, with the driver's tokens for the site's file system.
     CallerCredentials siteTokens;
     try {
       siteTokens = CallerCredentials.obtain(configuration, List.of(fileSystem));
-    } catch (RelayCpException e) {
+    } catch (RuntimeException e) {
       deleteQuietly(fileSystem, staging);
+      abandon(site, yarnClient, applicationId);
       throw e;
     }
-    YarnClient yarnClient = YarnClient.createYarnClient();
-    yarnClient.init(configuration);
-    yarnClient.start();
     YarnSite started = null;
     try {
-      ApplicationId applicationId = submit(yarnClient, applicationName, transferId, settings);
       started = new YarnSite(site, configuration, settings, fileSystem, staging, yarnClient,
-          applicationId, resources, jar.contentHash(), secret, siteTokens);
+          applicationId, resources, jar.get().contentHash(), secret, siteTokens);
       started.heartbeat.create();
       started.registerApplicationMaster();
       LOG.info("{} site: application {} registered in queue {}; relays staged in {}", site,
@@ -216,18 +236,35 @@ final class YarnSite implements AutoCloseable {
       if (started != null) {
         started.close();
       } else {
-        yarnClient.stop();
+        abandon(site, yarnClient, applicationId);
         siteTokens.close();
         deleteQuietly(fileSystem, staging);
       }
-      if (e instanceof RelayCpException relay) {
-        throw relay;
-      }
-      throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "starting relays on the " + site
-          + " cluster through YARN failed: " + firstLine(e.getMessage())
-          + "; check that its ResourceManager (" + configuration.get(YarnConfiguration.RM_ADDRESS)
-          + ") runs and takes applications in queue " + settings.queue(), e);
+      throw startFailed(site, configuration, settings, e);
     }
+  }
+
+  /** What a failure to start the site's application is thrown as. */
+  private static RelayCpException startFailed(String site, Configuration configuration,
+      YarnRelaySettings settings, Exception e) {
+    if (e instanceof RelayCpException relay) {
+      return relay;
+    }
+    return new RelayCpException(ErrorCode.RELAY_START_FAILED, "starting relays on the " + site
+        + " cluster through YARN failed: " + firstLine(e.getMessage())
+        + "; check that its ResourceManager (" + configuration.get(YarnConfiguration.RM_ADDRESS)
+        + ") runs and takes applications in queue " + settings.queue(), e);
+  }
+
+  /** Kills an application submitted before anything else of its site was made, and its client. */
+  private static void abandon(String site, YarnClient yarnClient, ApplicationId applicationId) {
+    try {
+      yarnClient.killApplication(applicationId);
+    } catch (IOException | YarnException | RuntimeException e) {
+      LOG.warn("Cannot kill the {} relays' application {}: {}", site, applicationId,
+          firstLine(e.getMessage()));
+    }
+    yarnClient.stop();
   }
 
   /**
@@ -443,6 +480,11 @@ final class YarnSite implements AutoCloseable {
     return site;
   }
 
+  /** The site's default file system, where its relays are staged. */
+  FileSystem fileSystem() {
+    return fileSystem;
+  }
+
   ApplicationId applicationId() {
     return applicationId;
   }
@@ -450,8 +492,8 @@ final class YarnSite implements AutoCloseable {
   /**
    * How a relay container starts: the product jar and the cluster's own Hadoop on the class
    * path; the secret in the container's credentials, with this process's TLS key and
-   * certificate where the relays run TLS; the relays' settings as Hadoop configuration XML,
-   * base64 so that no shell sees a quote, in an environment variable; the announcement folder
+   * certificate where the relays run TLS; the relays' settings in an environment variable
+   * ({@link RelaySettingsVariable}); the announcement folder
    * and the heartbeat file as the two arguments of {@link #RELAY_CONTAINER_MAIN}; and, unless
    * turned off, the node's class-data archive and native libraries ({@link ClassDataArchive}).
    */

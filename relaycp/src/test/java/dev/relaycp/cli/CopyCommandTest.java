@@ -206,18 +206,12 @@ class CopyCommandTest {
     assertThat(result.err().strip()).startsWith("relaycp: starting relays on the src cluster")
         .contains("127.0.0.1:1").doesNotContain("\n");
     assertThat(temporary.resolve("copy")).doesNotExist();
-    // The transfer's own files are gone; only the relay jar stays, kept for the next copies.
-    try (var left = Files.walk(staging)) {
-      assertThat(left.filter(Files::isRegularFile)
-          .filter(file -> !file.getParent().getFileName().toString().equals("jars")))
-          .as("staged files left").isEmpty();
-    }
-    try (var kept = Files.walk(staging)) {
-      assertThat(kept.filter(Files::isRegularFile)
-          .filter(file -> !file.getFileName().toString().endsWith(".crc"))
-          .map(file -> file.getFileName().toString()))
-          .as("the relay jar kept, no temporary copy").singleElement().asString()
-          .matches("relaycp-relay-[0-9a-f]{16}\\.jar");
+    // The application is asked for before anything is staged: a ResourceManager that cannot be
+    // reached leaves no file behind, not even the relay jar kept for later copies.
+    if (Files.exists(staging)) {
+      try (var left = Files.walk(staging)) {
+        assertThat(left.filter(Files::isRegularFile)).as("staged files left").isEmpty();
+      }
     }
   }
 
