@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileUtil;
@@ -211,6 +212,20 @@ public final class EmbeddedSite implements AutoCloseable {
       }
     }
     return live;
+  }
+
+  /**
+   * The files called {@code fileName} (e.g. "syslog") in the log folders of the containers
+   * this site's NodeManagers have run, in no particular order.
+   */
+  public List<Path> containerLogs(String fileName) throws IOException {
+    requireNonNull(fileName, "fileName is null");
+    try (Stream<Path> files = Files.walk(baseDirectory)) {
+      return files.filter(file -> file.getFileName().toString().equals(fileName))
+          .filter(file -> file.getParent().getFileName().toString().startsWith("container_"))
+          .filter(Files::isRegularFile)
+          .toList();
+    }
   }
 
   @Override

@@ -88,6 +88,9 @@ final class YarnSite implements AutoCloseable {
    * rather than linked, since provisioning comes below the command line.
    */
   private static final String RELAY_CONTAINER_MAIN = "dev.relaycp.cli.RelayContainerMain";
+  /** How a relay container's log4j is set up, by name: provision does not depend on cli. */
+  private static final String CONTAINER_LOG_CONFIGURATOR =
+      "dev.relaycp.cli.ContainerLogConfigurator";
   /**
    * YARN refuses requests at one priority that mix a strict node with relaxed placement, so
    * relays asked for on a named node and relays for any node have a priority each.
@@ -494,7 +497,8 @@ final class YarnSite implements AutoCloseable {
    * path; the secret in the container's credentials, with this process's TLS key and
    * certificate where the relays run TLS; the relays' settings in an environment variable
    * ({@link RelaySettingsVariable}); the announcement folder
-   * and the heartbeat file as the two arguments of {@link #RELAY_CONTAINER_MAIN}; and, unless
+   * and the heartbeat file as the two arguments of {@link #RELAY_CONTAINER_MAIN}; its log in
+   * the container's {@code syslog}, through {@link #CONTAINER_LOG_CONFIGURATOR}; and, unless
    * turned off, the node's class-data archive and native libraries ({@link ClassDataArchive}).
    */
   private ContainerLaunchContext launchContext() {
@@ -504,11 +508,9 @@ final class YarnSite implements AutoCloseable {
         Environment.JAVA_HOME.$$() + "/bin/java",
         settings.classDataArchive() ? ClassDataArchive.javaOptions(jarHash) : "",
         settings.javaOptions(),
-        "-Dlog4j.configuration=container-log4j.properties",
+        "-Dlog4j.configuration=file:" + logs + "/syslog",
+        "-Dlog4j.configuratorClass=" + CONTAINER_LOG_CONFIGURATOR,
         "-Dyarn.app.container.log.dir=" + logs,
-        "-Dyarn.app.container.log.filesize=0",
-        "-Dhadoop.root.logger=INFO,CLA",
-        "-Dhadoop.root.logfile=syslog",
         RELAY_CONTAINER_MAIN,
         announcements.directory().toString(),
         heartbeat.path().toString(),

@@ -207,6 +207,18 @@ class YarnRelaysIT {
     assertThat(staged(destination)).as("destination staging left").isEmpty();
     assertThat(jarsAfterOneCopy).as("the relay jar, kept for the next copy").hasSize(1);
     assertThat(cachedJars(destination)).hasSize(1);
+    // Each relay logs into its container's syslog (ContainerLogConfigurator), in YARN's layout.
+    for (EmbeddedSite site : List.of(source, destination)) {
+      List<String> announced = new ArrayList<>();
+      for (Path syslog : site.containerLogs("syslog")) {
+        Files.readAllLines(syslog).stream().filter(line -> line.contains("Announced "))
+            .forEach(announced::add);
+      }
+      assertThat(announced).as(site.name() + " relays' announcements in their syslog")
+          .hasSizeGreaterThanOrEqualTo(NODES)
+          .allMatch(line -> line.matches("\\d{4}-\\d\\d-\\d\\d [0-9:,]+ INFO \\[main\\]"
+              + " dev\\.relaycp\\.provision\\.ProvisionedRelay: Announced .*"));
+    }
 
     Result again = copy("/demo", "/copy-demo-again");
 
