@@ -1,6 +1,7 @@
 import json
 import os
 import sys
+import pytest
 
 from labreport import output, parse
 
@@ -95,6 +96,25 @@ def test_first_seconds_sums_each_roles_cpu_up_to_the_last_sample_in_the_window()
     assert used == {"nodemanager": 3.5, "relaycp-relay": 4.0}
     assert covered == 10.1
     assert first_seconds_cpu.first_seconds(run, {"seconds": {}}, 15) is None
+
+
+def test_cpu_timeline_gives_each_roles_cpu_per_second_of_the_start(tmp_path):
+    import cpu_timeline
+    run = tmp_path / "L-relaycp-k0.json"
+    run.write_text(json.dumps({"started_at": 100.0}))
+    (tmp_path / "L-relaycp-k0.cpu").write_text(json.dumps({"timeline": [
+        [100.0, {"relaycp-driver": 0.0}],
+        [100.5, {"relaycp-driver": 0.4}],
+        [101.0, {"relaycp-driver": 0.9}],
+        [102.0, {"relaycp-driver": 1.4, "relaycp-relay": 1.5}],
+        [120.0, {"relaycp-driver": 9.0, "relaycp-relay": 9.0}]]}))
+
+    roles, rows = cpu_timeline.timeline(str(run), 16)
+
+    assert roles == ["relaycp-driver", "relaycp-relay"]
+    assert [t for t, _ in rows] == [1.0, 2.0]
+    assert rows[0][1] == pytest.approx([0.9, 0.0])
+    assert rows[1][1] == pytest.approx([0.5, 1.5])
 
 
 def test_a_launcher_that_execs_a_relay_counts_as_the_relay_once_it_has(tmp_path):
