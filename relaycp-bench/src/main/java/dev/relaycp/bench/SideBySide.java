@@ -99,6 +99,9 @@ public final class SideBySide {
         .build();
     Configuration jobConfiguration = new Configuration(configuration);
     jobConfiguration.set("mapreduce.framework.name", "local");
+    // As between two real clusters (and in bench/lab): the sites' block sizes may differ, and
+    // DistCp then verifies its copies only with checksums that do not depend on them.
+    jobConfiguration.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
     // The local job runner keeps each job's files below hadoop.tmp.dir and its staging root
     // (by default /tmp/hadoop-USER and /tmp/hadoop/mapred/staging) and never removes them:
     // give it a folder of its own, removed with the job.
