@@ -145,12 +145,7 @@ public final class YarnRelays implements RelayProvisioner {
       synchronized (this) {
         claimed = true;
       }
-      YarnRelays relays;
-      try {
-        relays = started.join();
-      } catch (CompletionException e) {
-        throw e.getCause() instanceof RuntimeException cause ? cause : e;
-      }
+      YarnRelays relays = joined(started);
       try {
         relays.askForSourceRelays(sourceHosts);
         relays.awaitFirstPair();
@@ -196,6 +191,18 @@ public final class YarnRelays implements RelayProvisioner {
         daemonThread("yarn-relays-start")));
   }
 
+  /**
+   * The value of {@code future}, waited for; a failure is thrown as the unchecked exception it
+   * failed with, else as the CompletionException around it.
+   */
+  private static <T> T joined(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException cause ? cause : e;
+    }
+  }
+
   /** Runs each task on a daemon thread of its own named {@code name}. */
   private static Executor daemonThread(String name) {
     return task -> {
@@ -212,13 +219,7 @@ public final class YarnRelays implements RelayProvisioner {
     // sites submit their applications; they need it only to stage it.
     CompletableFuture<RelayJar> taken =
         CompletableFuture.supplyAsync(() -> relayJar(product), daemonThread("relay-jar"));
-    Supplier<RelayJar> jar = () -> {
-      try {
-        return taken.join();
-      } catch (CompletionException e) {
-        throw e.getCause() instanceof RuntimeException cause ? cause : e;
-      }
-    };
+    Supplier<RelayJar> jar = () -> joined(taken);
     String transferId = UUID.randomUUID().toString();
     // The two clusters' applications start side by side: each takes a round trip or two
     // to its ResourceManager and a write of the jar to its file system.
@@ -235,10 +236,10 @@ public final class YarnRelays implements RelayProvisioner {
     }
     YarnSite destination;
     try {
-      destination = starting.join();
-    } catch (CompletionException e) {
+      destination = joined(starting);
+    } catch (RuntimeException e) {
       source.close();
-      throw e.getCause() instanceof RuntimeException cause ? cause : e;
+      throw e;
     }
     YarnRelays relays = new YarnRelays(settings, source, destination);
     ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,
