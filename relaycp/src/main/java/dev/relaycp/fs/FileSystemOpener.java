@@ -150,7 +150,12 @@ public final class FileSystemOpener {
       throw new IllegalArgumentException("it names no scheme, and neither does "
           + FileSystem.FS_DEFAULT_NAME_KEY + " (" + home + ")");
     }
-    return URI.create(scheme + "://" + (authority == null ? "" : authority) + "/");
+    return URI.create(name(scheme, authority));
+  }
+
+  /** A file system's name in {@link Key}: {@code scheme://authority/}. */
+  private static String name(String scheme, String authority) {
+    return scheme + "://" + (authority == null ? "" : authority) + "/";
   }
 
   /**
@@ -179,8 +184,7 @@ public final class FileSystemOpener {
 
   /** Whether this process already holds relaycp's instance for {@code fileSystem}'s cluster. */
   static boolean isOpen(URI fileSystem) throws IOException {
-    return OPENED.containsKey(new Key(URI.create(fileSystem.getScheme() + "://"
-        + (fileSystem.getAuthority() == null ? "" : fileSystem.getAuthority()) + "/").toString(),
+    return OPENED.containsKey(new Key(name(fileSystem.getScheme(), fileSystem.getAuthority()),
         UserGroupInformation.getCurrentUser()));
   }
 

@@ -192,6 +192,7 @@ final class YarnSite implements AutoCloseable {
     FileSystem fileSystem;
     Path staging;
     Map<String, LocalResource> resources;
+    RelayJar relayJar;
     try {
       fileSystem = FileSystemOpener.of(configuration)
           .open(FileSystem.getDefaultUri(configuration));
@@ -205,7 +206,8 @@ final class YarnSite implements AutoCloseable {
           : (RuntimeException) e;
     }
     try {
-      resources = stage(fileSystem, staging, jar.get());
+      relayJar = jar.get();
+      resources = stage(fileSystem, staging, relayJar);
     } catch (IOException | RuntimeException e) {
       deleteQuietly(fileSystem, staging);
       abandon(site, yarnClient, applicationId);
@@ -226,7 +228,7 @@ final class YarnSite implements AutoCloseable {
     YarnSite started = null;
     try {
       started = new YarnSite(site, configuration, settings, fileSystem, staging, yarnClient,
-          applicationId, resources, jar.get().contentHash(), secret, siteTokens);
+          applicationId, resources, relayJar.contentHash(), secret, siteTokens);
       started.heartbeat.create();
       started.registerApplicationMaster();
       LOG.info("{} site: application {} registered in queue {}; relays staged in {}", site,
