@@ -122,12 +122,15 @@ dataset_parts() {
     # on this machine varies by a second or two either way, and W's 18 rounds more than U's
     # turned that into 20% of the cost per file; Y has 56 more.
     Y) echo ".:3000:65536" ;;
+    # Y three times over, for the spawned pairs' probe: on the two shared cores a spawned relay
+    # listens some 50 s after relaycp asks for it, and Y's copy could end first (2026-11-28).
+    Z) echo ".:9000:65536" ;;
     # Large files beside T's one small one: what a byte costs the shared cores (TLS,
     # checksums, the datanodes' reads and writes), apart from what a file costs.
     B) echo ".:6:$((64 * MiB))" ;;
     # Service logs (text Snappy takes to about a third), for --compress beside L's random bytes.
     C) echo ".:8:$((64 * MiB)):text" ;;
-    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W, X, Y, B or C)" ;;
+    *) die "unknown dataset '$1' (L, S, M, Q, T, U, V, W, X, Y, Z, B or C)" ;;
   esac
 }
 
@@ -676,7 +679,7 @@ lab_run() {
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
   # which must finish in under five minutes.
   if ((!quick && startup)); then
-    log "measuring each tool's start-up and cost per file (datasets T, U; DistCp W and V, relaycp Y, X, B and Y over spawned pairs)"
+    log "measuring each tool's start-up and cost per file (datasets T, U; DistCp W and V, relaycp Y, X, B, and Z alone and over spawned pairs)"
     mkdir -p "$out/startup"
     # The probes' files are written from every datanode whatever LAB_WRITE_FROM says: the
     # calibration stays the same, and only the datasets' layouts change between runs.
@@ -711,10 +714,13 @@ lab_run() {
       LAB_WRITE_FROM=every gen_dataset B; run_relaycp B 0 "$out/startup"
     fi
     # A spawned relay is a fresh JVM that may pay more per file than the warm datanode relays
-    # (and here it shares their cores): Y again, over every datanode route and
-    # LAB_SPAWNED_PROBE_PAIRS spawned pairs that join at once.
+    # (and here it shares their cores): Z alone, then over every datanode route and
+    # LAB_SPAWNED_PROBE_PAIRS spawned pairs that join at once. Z is long enough that the
+    # spawned relays, some 50 s into their start on these cores, still find work.
     if [[ ,$tools, == *,relaycp,* ]] && ((LAB_SPAWNED_PROBE_PAIRS > 0)); then
-      LAB_BOOT_DELAY=0 run_relaycp Y "$LAB_SPAWNED_PROBE_PAIRS" "$out/startup"
+      LAB_WRITE_FROM=every gen_dataset Z
+      run_relaycp Z 0 "$out/startup"
+      LAB_BOOT_DELAY=0 run_relaycp Z "$LAB_SPAWNED_PROBE_PAIRS" "$out/startup"
     fi
   fi
   # Without the probes the daemons are as cold as the lab is new, while the predictions come

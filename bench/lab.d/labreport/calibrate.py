@@ -9,6 +9,7 @@ import json
 import sys
 
 from .parse import (PROBE_FILE_BYTES, U_FILES, V_FILES, W_FILES, X_FILES, Y_FILES, Y_SPAWNED,
+                    Z_FILES, Z_SPAWNED,
                     datanodes, placement_option, probe_rate, relaycp_phases,
                     routes as relaycp_routes, spawned_probe, spawned_start_seconds, startup_seconds,
                     distcp_map_costs)
@@ -183,7 +184,8 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
 
 # The probes whose files outnumber U's, which each measure the driver's commit and verification
 # per file beside U: the same work whatever the routes and streams.
-AFTER_PROBES = {"Y": Y_FILES, "W": W_FILES, "X": X_FILES, Y_SPAWNED: Y_FILES}
+AFTER_PROBES = {"Y": Y_FILES, "W": W_FILES, "X": X_FILES, Y_SPAWNED: Y_FILES, "Z": Z_FILES,
+                Z_SPAWNED: Z_FILES}
 
 
 def after_per_file(phases, phase):
@@ -298,28 +300,29 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
 
 def spawned_cpu(folder, probe):
     """What a spawned relay costs the lab's shared cores, measured on the start-up probes (not
-    solved for): every process's CPU seconds (the .cpu files) in Y over the probe's spawned
-    pairs less those in Y alone, per spawned relay (two a pair): its JVM's start and warm-up,
-    its host's set-up, the driver's share, and what its files cost beyond a datanode relay's;
-    and the probe's start (parse.spawned_probe's start_cpu), at most that. Returns
-    {"cpu_seconds", "start_cpu_seconds", "pairs", "copying_seconds_over_y", "files_per_route"}
-    (what the probe's spawned routes copied, parse.spawned_probe's), or None without
-    both probes' CPU."""
+    solved for): every process's CPU seconds (the .cpu files) in the probe's dataset (Z; Y
+    before 2026-11-28) over its spawned pairs less those in the dataset alone, per spawned relay
+    (two a pair): its JVM's start and warm-up, its host's set-up, the driver's share, and what
+    its files cost beyond a datanode relay's; and the probe's start (parse.spawned_probe's
+    start_cpu), at most that. Returns {"cpu_seconds", "start_cpu_seconds", "pairs", "dataset",
+    "copying_seconds_over_alone", "files_per_route"} (what the probe's spawned routes copied,
+    parse.spawned_probe's), or None without both probes' CPU."""
     if probe is None:
         return None
-    pairs = probe["pairs"]
+    pairs, dataset = probe["pairs"], probe.get("dataset", "Y")
     totals = {}
     for k in (0, pairs):
-        path = os.path.join(folder, "startup", f"Y-relaycp-k{k}.cpu")
+        path = os.path.join(folder, "startup", f"{dataset}-relaycp-k{k}.cpu")
         if not os.path.exists(path):
             return None
         totals[k] = sum(json.load(open(path))["seconds"].values())
     per_relay = max(0.0, (totals[pairs] - totals[0]) / (2 * pairs))
     start = None if probe.get("start_cpu") is None else min(per_relay, probe["start_cpu"])
     phases = relaycp_phases(folder)
-    over_y = probe["copying"] - phases["Y"]["copying"] if "Y" in phases else None
+    over_alone = probe["copying"] - phases[dataset]["copying"] if dataset in phases else None
     return {"cpu_seconds": per_relay, "start_cpu_seconds": start, "pairs": pairs,
-            "copying_seconds_over_y": over_y, "files_per_route": probe.get("files_per_route")}
+            "dataset": dataset, "copying_seconds_over_alone": over_alone,
+            "files_per_route": probe.get("files_per_route")}
 
 
 # The large-file probe (run.sh's B): six files of 64 MiB.
@@ -344,12 +347,12 @@ def byte_cpu(folder):
     return max(0.0, totals["B"] - totals["T"]) / extra_bytes
 
 
-def spawned_model_over_y(binary, lab_options, options, pairs):
-    """The copying seconds the relaycp model adds to Y (3,000 x 64 KiB) with `pairs` spawned
-    pairs, given the lab's options: the probe's own measurement, told back by a model that did
-    not fit it. None where the planner fails."""
+def spawned_model_over_alone(binary, lab_options, options, pairs, files):
+    """The copying seconds the relaycp model adds to the spawned probe's dataset (`files` x 64
+    KiB) with `pairs` spawned pairs, given the lab's options: the probe's own measurement, told
+    back by a model that did not fit it. None where the planner fails."""
     def seconds(k):
-        return plan_json(binary, ["--what-if", "--json", "--file-sizes", f"{Y_FILES}x{PROBE_FILE_BYTES}"]
+        return plan_json(binary, ["--what-if", "--json", "--file-sizes", f"{files}x{PROBE_FILE_BYTES}"]
                          + lab_options + options + ["--model", "relaycp", "--pairs", str(k)])["rows"][0]["seconds"]
     try:
         return seconds(pairs) - seconds(0)
@@ -410,8 +413,9 @@ def predict(folder, lab, probe, runs, placements=None):
             options += ["--relaycp-spawned-cpu-files", f"{spawned['files_per_route']:.0f}"]
         spawned["start_seconds"] = (None if spawned["start_cpu_seconds"] is not None
                                     else round(spawned_start_seconds(probe_spawned), 2))
-        spawned["model_seconds_over_y"] = spawned_model_over_y(
-            binary, lab_options + ["--distcp-maps", str(slots)], options, spawned["pairs"])
+        spawned["model_seconds_over_alone"] = spawned_model_over_alone(
+            binary, lab_options + ["--distcp-maps", str(slots)], options, spawned["pairs"],
+            probe_spawned["files"])
     for ds in sorted({r["dataset"] for r in runs}):
         if not sizes.get(ds):
             continue

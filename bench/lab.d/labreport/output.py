@@ -104,8 +104,9 @@ def results_document(lab, probe, runs, startup, spawned, checks_found, targets, 
     results = {"lab": lab, "probe": probe, "runs": runs, "startup_seconds": startup,
                "hand_relays_L_k0": hand,
                "spawned_cpu": ({key: spawned[key] for key in
-                                ("cpu_seconds", "start_cpu_seconds", "pairs", "copying_seconds_over_y",
-                                 "model_seconds_over_y", "start_seconds", "files_per_route")
+                                ("cpu_seconds", "start_cpu_seconds", "pairs", "dataset",
+                                 "copying_seconds_over_alone", "model_seconds_over_alone",
+                                 "start_seconds", "files_per_route")
                                 if key in spawned} if spawned else None),
                "checks": [{"check": c, "passed": ok} for c, ok in checks_found],
                "targets": [{"target": c, "met": ok} for c, ok in targets],
@@ -304,10 +305,11 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
                f"{fmt(fitted['concurrent_files'], 2)} concurrent files (0: no limit).", ""]
     if spawned:
         start = spawned.get("start_cpu_seconds")
-        over_y, model = spawned.get("copying_seconds_over_y"), spawned.get("model_seconds_over_y")
-        md += [f"relaycp copied Y again over {spawned['pairs']} spawned pairs that joined at once "
-               f"(`startup/Y-relaycp-k{spawned['pairs']}.*`). Every process on the machine spent "
-               f"{fmt(spawned['cpu_seconds'], 1)} CPU-s more per spawned relay than in Y alone: a fresh "
+        over, model = spawned.get("copying_seconds_over_alone"), spawned.get("model_seconds_over_alone")
+        ds = spawned.get("dataset", "Y")
+        md += [f"relaycp copied {ds} again over {spawned['pairs']} spawned pairs that joined at once "
+               f"(`startup/{ds}-relaycp-k{spawned['pairs']}.*`). Every process on the machine spent "
+               f"{fmt(spawned['cpu_seconds'], 1)} CPU-s more per spawned relay than in {ds} alone: a fresh "
                f"JVM (`{lab.get('spawned_java_opts', '')}`) and its host on the {lab.get('cores', 2)} "
                "cores every other relay and daemon uses (`--shared-cores`, "
                "`--relaycp-spawned-cpu-seconds`)"
@@ -317,8 +319,8 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
                   f"; its relays served {spawned['start_seconds']:.1f} s after their hosts were "
                   "attached, which every prediction adds to the boot delay (the probe predates the "
                   "start's CPU being recorded).")
-               + (f" Measured, not fitted: Y's copying took {over_y:+.1f} s with them, and the model "
-                  f"so priced gives {model:+.1f} s." if over_y is not None and model is not None else ""),
+               + (f" Measured, not fitted: {ds}'s copying took {over:+.1f} s with them, and the model "
+                  f"so priced gives {model:+.1f} s." if over is not None and model is not None else ""),
                ""]
     elif (why := spawned_probe_unusable(folder, lab)):
         md += [f"**What a spawned relay costs the shared cores is not measured:** {why}. Every "

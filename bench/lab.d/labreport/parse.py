@@ -22,6 +22,8 @@ PROBE_FILE_BYTES = 65536
 W_FILES = 1200
 X_FILES = 1200
 Y_FILES = 3000
+# The spawned-pairs probe's dataset since 2026-11-28 (Y's before, see spawned_probe_dataset).
+Z_FILES = 9000
 # relaycp's route window for small files: a reader relay streams 16 chunks at once
 # (relaycp.relay.parallel-streams) out of the 32 a route may have outstanding
 # (relaycp.copy.chunks-in-flight-per-route); RelaycpSettings.chunksAtOnce.
@@ -293,18 +295,31 @@ def startup_seconds(folder):
     return out
 
 
-# relaycp_phases' key of the last start-up probe: Y again, over spawned pairs too.
+# relaycp_phases' keys of the last start-up probe, its dataset over spawned pairs too.
 Y_SPAWNED = "Y+spawned"
+Z_SPAWNED = "Z+spawned"
+
+
+def spawned_probe_dataset(folder):
+    """The dataset the spawned-pairs probe copied, alone and over spawned pairs: Z (9,000 files)
+    where the run has it, else Y (3,000). On the lab's two shared cores a spawned relay listened
+    50-55 s after its request, and Y's copy could end first: on 2026-11-28 all four spawned
+    relays of Y's probe went unused, and the probe priced a spawned relay at 1.95 CPU-s, against
+    12.66 in the run before (bench/results/lab-2026-11-28-spawned-probe/NOTES.md)."""
+    z = glob.glob(os.path.join(folder, "startup", "Z-relaycp-k[1-9]*.json"))
+    return "Z" if z else "Y"
 
 
 def relaycp_phases(folder):
     """relaycp's own phase seconds (its --json phaseSeconds) of each start-up probe, by its
-    dataset's name; the spawned probe (Y over spawned pairs too) as Y_SPAWNED."""
+    dataset's name; the spawned probe (its dataset over spawned pairs too) as Y_SPAWNED or
+    Z_SPAWNED."""
     out = {}
     paths = [(ds, os.path.join(folder, "startup", f"{ds}-relaycp-k0.out"))
-             for ds in ("T", "U", "W", "X", "Y")]
-    paths += [(Y_SPAWNED, path) for path in
-              sorted(glob.glob(os.path.join(folder, "startup", "Y-relaycp-k[1-9]*.out")))[:1]]
+             for ds in ("T", "U", "W", "X", "Y", "Z")]
+    ds = spawned_probe_dataset(folder)
+    paths += [(f"{ds}+spawned", path) for path in
+              sorted(glob.glob(os.path.join(folder, "startup", f"{ds}-relaycp-k[1-9]*.out")))[:1]]
     for ds, path in paths:
         try:
             out[ds] = json.load(open(path))["phaseSeconds"]
@@ -367,10 +382,11 @@ def spawned_serving(run):
 
 
 def spawned_probe(folder, lab):
-    """The last start-up probe: relaycp's Y over every datanode route and spawned pairs that
-    joined at once (startup/Y-relaycp-k<pairs>.*), as {"pairs", "copying", "join", "serving",
-    "start_cpu", "files_per_route"}: copying is relaycp's copying phase, join the seconds from the copy's start
-    until the last spawned host was attached, serving until its relay served the copy
+    """The last start-up probe: relaycp's copy of spawned_probe_dataset over every datanode
+    route and spawned pairs that joined at once (startup/<Z or Y>-relaycp-k<pairs>.*), as
+    {"dataset", "files", "pairs", "copying", "join", "serving", "start_cpu", "files_per_route"}:
+    copying is relaycp's copying phase, join the seconds from the copy's start until the last
+    spawned host was attached, serving until its relay served the copy
     (spawned_serving; None where the summary does not say), start_cpu the median CPU seconds a
     spawned relay's JVM had spent when it listened (spawned_start_cpu_s, recorded since
     2026-11-27 06:30; None before), files_per_route what a spawned route copied
@@ -378,10 +394,12 @@ def spawned_probe(folder, lab):
     where the probe cannot be used (spawned_probe_unusable)."""
     pairs = lab.get("spawned_probe_pairs") or 0
     run = _spawned_probe_run(folder, pairs)
-    if run is None or _unusable(run, pairs):
+    if run is None or _unusable(folder, run, pairs):
         return None
     up = run["spawned_up_at"]
-    return {"pairs": pairs, "copying": run["relaycp_summary"]["phaseSeconds"]["copying"],
+    dataset = spawned_probe_dataset(folder)
+    return {"dataset": dataset, "files": Z_FILES if dataset == "Z" else Y_FILES, "pairs": pairs,
+            "copying": run["relaycp_summary"]["phaseSeconds"]["copying"],
             "join": max(0.0, max(up.values()) - run["started_at"]),
             "serving": spawned_serving(run), "start_cpu": _median(run.get("spawned_start_cpu_s")),
             "files_per_route": spawned_files_per_route(run["relaycp_summary"])}
@@ -392,7 +410,7 @@ FIRST_SPAWNED_ROUTE = 1000
 
 
 def spawned_files_per_route(summary):
-    """The mean chunks (Y's files are one chunk each) the spawned routes copied, from the
+    """The mean chunks (the probe's files are one chunk each) the spawned routes copied, from the
     summary's routeRates; None where it does not say."""
     chunks = [r.get("chunks", 0) for r in summary.get("routeRates") or []
               if r.get("route", 0) >= FIRST_SPAWNED_ROUTE]
@@ -406,23 +424,23 @@ def _median(by_host):
 
 def spawned_probe_unusable(folder, lab):
     """Why the run's spawned-pairs probe, where it has one, says nothing about what a spawned
-    relay pays (its copy failed, dropped a route, or not every spawned host was attached), as a
-    phrase; None where it has none or it is usable."""
+    relay pays (its copy failed, dropped a route, not every spawned host was attached, or a
+    spawned relay served no route), as a phrase; None where it has none or it is usable."""
     pairs = lab.get("spawned_probe_pairs") or 0
     run = _spawned_probe_run(folder, pairs)
-    return None if run is None else _unusable(run, pairs)
+    return None if run is None else _unusable(folder, run, pairs)
 
 
 def _spawned_probe_run(folder, pairs):
-    path = os.path.join(folder, "startup", f"Y-relaycp-k{pairs}.json")
+    path = os.path.join(folder, "startup", f"{spawned_probe_dataset(folder)}-relaycp-k{pairs}.json")
     if not pairs or not os.path.exists(path):
         return None
     return json.load(open(path))
 
 
-def _unusable(run, pairs):
+def _unusable(folder, run, pairs):
     summary = run.get("relaycp_summary") or {}
-    name = f"startup/Y-relaycp-k{pairs}"
+    name = f"startup/{spawned_probe_dataset(folder)}-relaycp-k{pairs}"
     if run.get("exit_code") != 0:
         return f"{name} exited {run.get('exit_code')}"
     if not (summary.get("phaseSeconds") or {}).get("copying"):
@@ -432,6 +450,14 @@ def _unusable(run, pairs):
     attached = len(run.get("spawned_up_at") or {})
     if attached < 2 * pairs:
         return f"{name} had {attached} of its {2 * pairs} spawned hosts attached"
+    # A spawned relay that never served a route cost the probe its start and no file: what its
+    # files cost is not in the probe, and the CPU difference prices it too low.
+    hosts = (summary.get("spawned") or {}).get("hosts") or []
+    unrouted = sorted({h.get("outcome") or "no outcome" for h in hosts} - {"routed"})
+    if unrouted:
+        idle = sum(1 for h in hosts if h.get("outcome") != "routed")
+        return (f"{name}: {idle} of its {len(hosts)} spawned relays served no route "
+                f"({', '.join(unrouted)}): the copy's work ran out before they answered")
     return None
 
 

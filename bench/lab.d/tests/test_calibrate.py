@@ -98,7 +98,8 @@ def test_a_spawned_relays_cpu_is_measured_on_the_probes_not_solved_for(tmp_path)
     spawned = calibrate.spawned_cpu(str(tmp_path), {"pairs": 2, "copying": 67.0, "start_cpu": 3.05})
     assert spawned["cpu_seconds"] == pytest.approx(12.0)
     assert spawned["start_cpu_seconds"] == pytest.approx(3.05)
-    assert spawned["copying_seconds_over_y"] == pytest.approx(21.5)
+    assert spawned["copying_seconds_over_alone"] == pytest.approx(21.5)
+    assert spawned["dataset"] == "Y"
     too_long = calibrate.spawned_cpu(str(tmp_path), {"pairs": 2, "copying": 67.0, "start_cpu": 15.0})
     assert too_long["start_cpu_seconds"] == pytest.approx(12.0)
 
@@ -110,10 +111,26 @@ def test_a_probe_without_the_starts_or_its_cpu_gives_what_it_has(tmp_path):
     _probe_cpu(tmp_path, 1, {"relaycp-relay": 59.0})
     spawned = calibrate.spawned_cpu(str(tmp_path), {"pairs": 1, "copying": 50.0, "start_cpu": None})
     assert spawned["cpu_seconds"] == 0.0 and spawned["start_cpu_seconds"] is None
-    assert spawned["copying_seconds_over_y"] is None
+    assert spawned["copying_seconds_over_alone"] is None
     (tmp_path / "startup" / "Y-relaycp-k0.cpu").unlink()
     assert calibrate.spawned_cpu(str(tmp_path), {"pairs": 1, "copying": 50.0}) is None
     assert calibrate.spawned_cpu(str(tmp_path), None) is None
+
+
+def test_a_spawned_probe_on_z_is_priced_against_z_alone_not_y(tmp_path):
+    # Y alone and Z alone ran at very different totals; the probe over Z's pairs is priced
+    # against Z's: (150 - 130) / 4 spawned relays.
+    _probe_cpu(tmp_path, 0, {"relaycp-relay": 60.0})
+    startup = tmp_path / "startup"
+    (startup / "Z-relaycp-k0.cpu").write_text(json.dumps({"seconds": {"relaycp-relay": 130.0}}))
+    (startup / "Z-relaycp-k2.cpu").write_text(json.dumps({"seconds": {"relaycp-relay": 150.0}}))
+    (startup / "Z-relaycp-k0.out").write_text(json.dumps({"phaseSeconds": {"copying": 120.0}}))
+    spawned = calibrate.spawned_cpu(str(tmp_path), {"dataset": "Z", "pairs": 2, "copying": 131.0,
+                                                    "start_cpu": 4.4})
+    assert spawned["cpu_seconds"] == pytest.approx(5.0)
+    assert spawned["start_cpu_seconds"] == pytest.approx(4.4)
+    assert spawned["copying_seconds_over_alone"] == pytest.approx(11.0)
+    assert spawned["dataset"] == "Z"
 
 
 def _cpu(folder, name, seconds):

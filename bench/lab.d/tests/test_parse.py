@@ -219,6 +219,58 @@ def test_a_spawned_probe_that_dropped_a_route_is_not_used_and_says_why(tmp_path)
     assert parse.spawned_probe_unusable(str(tmp_path), {"spawned_probe_pairs": 3}) is None
 
 
+def test_a_spawned_probe_whose_relays_served_no_route_is_not_used_and_says_why(tmp_path):
+    # As on 2026-11-28: Y's copy ended 56 s in, before any of the four spawned relays answered.
+    startup = tmp_path / "startup"
+    startup.mkdir()
+    hosts = [{"site": site, "slot": slot, "outcome": "unused"} for site in ("src", "dst")
+             for slot in (0, 1)]
+    run = {"exit_code": 0, "started_at": 1000.0, "wall_seconds": 71.1,
+           "spawned_up_at": {"src-sp1": 1005.5, "dst-sp1": 1005.5, "src-sp2": 1005.5,
+                             "dst-sp2": 1005.6},
+           "spawned_start_cpu_s": {"dst-sp1": 4.27, "src-sp2": 4.55},
+           "relaycp_summary": {"seconds": 69.0, "routesDropped": 0,
+                               "phaseSeconds": {"copying": 42.9}, "routeRates": [],
+                               "spawned": {"hosts": hosts}}}
+    (startup / "Y-relaycp-k2.json").write_text(json.dumps(run))
+    lab = {"spawned_probe_pairs": 2}
+
+    assert parse.spawned_probe(str(tmp_path), lab) is None
+    assert parse.spawned_probe_unusable(str(tmp_path), lab) == (
+        "startup/Y-relaycp-k2: 4 of its 4 spawned relays served no route (unused): the copy's"
+        " work ran out before they answered")
+    for host in hosts[:3]:
+        host["outcome"] = "routed"
+    (startup / "Y-relaycp-k2.json").write_text(json.dumps(run))
+    assert parse.spawned_probe_unusable(str(tmp_path), lab).startswith(
+        "startup/Y-relaycp-k2: 1 of its 4 spawned relays served no route (unused)")
+    hosts[3]["outcome"] = "routed"
+    (startup / "Y-relaycp-k2.json").write_text(json.dumps(run))
+    assert parse.spawned_probe_unusable(str(tmp_path), lab) is None
+
+
+def test_the_spawned_probe_is_z_where_the_run_has_it_and_y_before(tmp_path):
+    startup = tmp_path / "startup"
+    startup.mkdir()
+    run = {"exit_code": 0, "started_at": 1000.0, "wall_seconds": 80.0,
+           "spawned_up_at": {"src-sp1": 1003.0, "dst-sp1": 1003.1},
+           "relaycp_summary": {"seconds": 78.0, "routesDropped": 0,
+                               "phaseSeconds": {"copying": 72.6}, "routeRates": []}}
+    (startup / "Y-relaycp-k1.json").write_text(json.dumps(run))
+    (startup / "Y-relaycp-k1.out").write_text(json.dumps({"phaseSeconds": {"copying": 72.6}}))
+    lab = {"spawned_probe_pairs": 1}
+    assert parse.spawned_probe(str(tmp_path), lab)["dataset"] == "Y"
+    assert parse.spawned_probe(str(tmp_path), lab)["files"] == parse.Y_FILES
+    assert parse.Y_SPAWNED in parse.relaycp_phases(str(tmp_path))
+
+    run["relaycp_summary"]["phaseSeconds"]["copying"] = 150.0
+    (startup / "Z-relaycp-k1.json").write_text(json.dumps(run))
+    (startup / "Z-relaycp-k1.out").write_text(json.dumps({"phaseSeconds": {"copying": 150.0}}))
+    probe = parse.spawned_probe(str(tmp_path), lab)
+    assert (probe["dataset"], probe["files"], probe["copying"]) == ("Z", parse.Z_FILES, 150.0)
+    assert set(parse.relaycp_phases(str(tmp_path))) == {parse.Z_SPAWNED}
+
+
 def test_a_spawned_route_copies_what_its_routes_from_1000_on_copied():
     summary = {"routeRates": [{"route": 0, "chunks": 900}, {"route": 2, "chunks": 880},
                               {"route": 1000, "chunks": 136}, {"route": 1001, "chunks": 96}]}
