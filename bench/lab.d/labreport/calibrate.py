@@ -437,8 +437,7 @@ def predict(folder, lab, probe, runs, placements=None):
     per_byte = byte_cpu(folder)
     relays = relay_start(folder, lab, phases)
     options = overhead_options(startup, lab, phases, external * 1e6, fit, per_byte, relays)
-    # The relays' launch was measured as what their CPU on the shared cores left of their phase.
-    if spawned or per_byte or relays:
+    if spawned or per_byte:
         options += ["--shared-cores", str(lab.get("cores") or 2)]
     if per_byte:
         options += ["--cpu-seconds-per-gb", f"{per_byte * 1e9:.1f}"]
