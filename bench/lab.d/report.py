@@ -34,14 +34,12 @@ def main(folder):
                                       checks, targets, hand)
     per_byte = calibrate.byte_cpu(folder)
     results["cpu_seconds_per_gb"] = None if per_byte is None else round(per_byte * 1e9, 2)
-    relays = calibrate.relay_start(folder, lab, parse.relaycp_phases(folder))
-    results["relay_start"] = relays and {key: round(value, 3) for key, value in relays.items()}
     # Each dataset's share of bytes per set of holders (absent: no record, taken as even).
     results["placement"] = {ds: {"+".join(hosts): round(share, 4) for hosts, share in p.items()}
                             for ds, p in placements.items() if p}
     json.dump(results, open(os.path.join(folder, "results.json"), "w"), indent=2)
     markdown = output.results_markdown(folder, lab, probe, runs, checks, targets, distcp_fit,
-                                       spawned, placements, per_byte, relays)
+                                       spawned, placements, per_byte)
     open(os.path.join(folder, "results.md"), "w").write(markdown)
     output.draw_charts(folder, lab, runs, series)
     failed = output.print_summary(open(os.path.join(folder, "results.md")).read(), checks, targets)

@@ -91,8 +91,7 @@ def distcp_overheads(distcp, slots, external=None):
             "lone_per_file": lone, "wide_per_file": wide}
 
 
-def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, cpu_per_byte=None,
-                     relays=None):
+def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, cpu_per_byte=None):
     """The planner's start-up and per-file options from the start-up probes, solved so that
     the planner's own models give their seconds back.
 
@@ -111,9 +110,7 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
     route's WAN rate are taken out of each round (the model adds them itself, and starts a
     route's streams apart so that their bytes seldom meet); where X's files' bytes one after
     another fill most of its round, X was held by the network and says nothing about sharing.
-    The start-up is what is left of T: T - f - commit - verification; with `relays`
-    (relay_start's, the datanode relays started for each copy), less T's relays phase, which
-    the model then prices itself.
+    The start-up is what is left of T: T - f - commit - verification.
     Without phase times, F comes from the wall times, (Y - U) / (rounds(Y) - rounds(U)).
 
     With cpu_per_byte (byte_cpu's) on the lab's shared cores, the model asks for a file's
@@ -179,10 +176,6 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
         elif "U" in relaycp and rounds_u > 1:
             per_file = max(0.0, relaycp["U"] - relaycp["T"]) / (rounds_u - 1)
         start = relaycp["T"] - (per_file or 0.0) - after
-        if relays and "T" in phases:
-            start -= phases["T"].get("relays", 0.0)
-            options += ["--relaycp-relays-launch-seconds", f"{relays['launch_seconds']:.2f}",
-                        "--relaycp-relay-start-cpu-seconds", f"{relays['cpu_seconds']:.2f}"]
         options += ["--relaycp-start-seconds", f"{max(0.0, start):.1f}"]
         if per_file is not None:
             options += ["--relaycp-file-seconds", f"{per_file:.3f}"]
@@ -332,35 +325,6 @@ def spawned_cpu(folder, probe):
             "files_per_route": probe.get("files_per_route")}
 
 
-def relay_start(folder, lab, phases):
-    """The datanode relays' start, measured on the start-up probes (not solved for) where the
-    lab's relays are YARN containers started for each copy: a relay's CPU seconds are T's
-    relays' (the relaycp-relay role of startup/T-relaycp-k0.cpu: their JVMs' whole lives, for
-    one 64 KiB file) over the relays of both sites; the launch is what the median relays phase
-    of the probes at k = 0 (relaycp's phaseSeconds, the listing's end to the first pair) leaves
-    beyond those relays' CPU shared on the lab's cores. Returns {"cpu_seconds",
-    "launch_seconds", "phase_seconds"}, or None where the relays ran before the copies (started
-    by hand) or the probes do not say."""
-    if lab.get("relays") != "yarn":
-        return None
-    path = os.path.join(folder, "startup", "T-relaycp-k0.cpu")
-    if not os.path.exists(path):
-        return None
-    relays = datanodes(lab, "src") + datanodes(lab, "dst")
-    cpu = (json.load(open(path)).get("seconds") or {}).get("relaycp-relay", 0.0) / relays
-    measured = [phases[ds]["relays"] for ds in K0_PROBES if "relays" in phases.get(ds, {})]
-    if cpu <= 0 or not measured:
-        return None
-    phase = statistics.median(measured)
-    cores = lab.get("cores") or 2
-    return {"cpu_seconds": cpu, "phase_seconds": phase,
-            "launch_seconds": max(0.0, phase - cpu * max(1.0, relays / cores))}
-
-
-# relaycp's start-up probes at k = 0, each over every datanode relay.
-K0_PROBES = ("T", "U", "W", "X", "Y", "Z", "B")
-
-
 # The large-file probe (run.sh's B): six files of 64 MiB.
 B_FILES = 6
 B_FILE_BYTES = 64 * 1048576
@@ -435,8 +399,7 @@ def predict(folder, lab, probe, runs, placements=None):
                            distcp_map_costs(folder), external * 1e6)
     phases = relaycp_phases(folder)
     per_byte = byte_cpu(folder)
-    relays = relay_start(folder, lab, phases)
-    options = overhead_options(startup, lab, phases, external * 1e6, fit, per_byte, relays)
+    options = overhead_options(startup, lab, phases, external * 1e6, fit, per_byte)
     if spawned or per_byte:
         options += ["--shared-cores", str(lab.get("cores") or 2)]
     if per_byte:

@@ -203,7 +203,7 @@ def bound_links(links):
 
 
 def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit, spawned,
-                     placements=None, cpu_per_byte=None, relays=None):
+                     placements=None, cpu_per_byte=None):
     """results.md's text; placements as calibrate.predict takes them."""
     placements = placements or {}
     md = [f"# WAN lab results ({os.path.basename(folder)})", "",
@@ -332,15 +332,6 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
                "in B's six 64 MiB files (`startup/B-relaycp-k0.*`) less T's one small file, over "
                "the bytes between them (`--cpu-seconds-per-gb`); relaycp's per-file cost is taken "
                "without its bytes' share.", ""]
-    if relays:
-        md += [f"The datanode relays, YARN containers started for each copy, served a median "
-               f"{fmt(relays['phase_seconds'], 1)} s after the listing in the probes at k = 0 "
-               f"(relaycp's relays phase); T's spent {fmt(relays['cpu_seconds'], 2)} CPU-s each "
-               "(`startup/T-relaycp-k0.cpu`). Every prediction prices the start of the "
-               f"{datanodes(lab, 'src') + datanodes(lab, 'dst')} relays as those CPU-s on the "
-               f"shared cores, beside the spawned relays' JVMs, after a launch of "
-               f"{fmt(relays['launch_seconds'], 2)} s (`--relaycp-relays-launch-seconds`, "
-               "`--relaycp-relay-start-cpu-seconds`), and relaycp's own start without them.", ""]
     md += [f"- `{c}`" for c in commands]
     md += ["",
            "", "Charts: `time_vs_k.png` (seconds against spawned pairs k, DistCp as a line), "

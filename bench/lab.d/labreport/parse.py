@@ -316,7 +316,7 @@ def relaycp_phases(folder):
     Z_SPAWNED."""
     out = {}
     paths = [(ds, os.path.join(folder, "startup", f"{ds}-relaycp-k0.out"))
-             for ds in ("T", "U", "W", "X", "Y", "Z", "B")]
+             for ds in ("T", "U", "W", "X", "Y", "Z")]
     ds = spawned_probe_dataset(folder)
     paths += [(f"{ds}+spawned", path) for path in
               sorted(glob.glob(os.path.join(folder, "startup", f"{ds}-relaycp-k[1-9]*.out")))[:1]]

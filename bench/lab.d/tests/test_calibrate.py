@@ -218,32 +218,3 @@ def test_commit_and_verification_a_file_are_the_median_of_the_probes_so_one_slow
     only_y = {name: phases[name] for name in ("U", "Y")}
     assert calibrate.after_per_file(only_y, "committing") == pytest.approx(0.006)
     assert calibrate.after_per_file({"Y": phases["Y"]}, "committing") == 0.0
-
-
-def test_yarn_relays_start_is_measured_on_the_probes_and_left_out_of_relaycps_own_start(tmp_path):
-    # Six YARN relays whose JVMs spent 12 CPU-s in T: 2 each. The probes at k = 0 waited a
-    # median 9 s for them after the listing, of which six relays' 2 CPU-s on two cores are 6:
-    # a launch of 3 s.
-    lab = {"relays": "yarn", "src_datanodes": 3, "dst_datanodes": 3, "cores": 2,
-           "datanodes_per_site": 3, "slots_per_node": 2}
-    startup = tmp_path / "startup"
-    startup.mkdir()
-    (startup / "T-relaycp-k0.cpu").write_text(json.dumps(
-        {"seconds": {"relaycp-relay": 12.0, "datanode": 1.0}}))
-    phases = {"T": {"copying": 1.0, "relays": 7.5}, "U": {"copying": 9.0, "relays": 9.0},
-              "Y": {"copying": 40.0, "relays": 10.0},
-              calibrate.Y_SPAWNED: {"copying": 41.0, "relays": 14.0}}
-
-    relays = calibrate.relay_start(str(tmp_path), lab, phases)
-
-    assert relays == {"cpu_seconds": 2.0, "phase_seconds": 9.0, "launch_seconds": 3.0}
-    # relaycp's own start is T less T's relays phase, which the model now prices itself.
-    options = calibrate.overhead_options({"relaycp": {"T": 12.0}}, lab, {"T": phases["T"]},
-                                         relays=relays)
-    assert options == ["--relaycp-relays-launch-seconds", "3.00",
-                       "--relaycp-relay-start-cpu-seconds", "2.00",
-                       "--relaycp-start-seconds", "4.5"]
-    # Relays started by hand run before the copy: nothing to price.
-    assert calibrate.relay_start(str(tmp_path), dict(lab, relays="hand"), phases) is None
-    (startup / "T-relaycp-k0.cpu").unlink()
-    assert calibrate.relay_start(str(tmp_path), lab, phases) is None
