@@ -3,7 +3,6 @@ package dev.relaycp.cli;
 import dev.relaycp.config.RelayKeys;
 import dev.relaycp.plan.CopyOverheads;
 import dev.relaycp.plan.DataSize;
-import dev.relaycp.plan.RelayStart;
 import dev.relaycp.plan.RelaycpSettings;
 import dev.relaycp.plan.SharedCores;
 import org.apache.hadoop.conf.Configuration;
@@ -24,24 +23,8 @@ public final class RelaycpModelOptions {
 
   @Option(names = "--relaycp-start-seconds", paramLabel = "SECONDS",
       description = "relaycp's start-up before listing: the driver's JVM and its first"
-          + " connections, and the relays' start unless --relaycp-relays-launch-seconds and"
-          + " --relaycp-relay-start-cpu-seconds price it (default: ${DEFAULT-VALUE}).")
+          + " connections (default: ${DEFAULT-VALUE}).")
   double startSeconds = OVERHEADS.startSeconds();
-
-  @Option(names = "--relaycp-relays-launch-seconds", paramLabel = "SECONDS",
-      description = "The datanode relays' start that waits on no CPU of the copy's hosts, after"
-          + " the listing: for YARN relays, the application's submission, the containers'"
-          + " allocation and launch, the first handshakes. 0 with"
-          + " --relaycp-relay-start-cpu-seconds 0: relays that already run (default:"
-          + " ${DEFAULT-VALUE}).")
-  double relaysLaunchSeconds = RelayStart.NONE.launchSeconds();
-
-  @Option(names = "--relaycp-relay-start-cpu-seconds", paramLabel = "SECONDS",
-      description = "The CPU seconds each datanode relay's JVM spends before it serves, after"
-          + " its launch: its wall time on a node's own core; with --shared-cores every"
-          + " datanode relay of both sites and every spawned relay's JVM share the cores"
-          + " (default: ${DEFAULT-VALUE}, relays that already run).")
-  double relayStartCpuSeconds = RelayStart.NONE.cpuSeconds();
 
   @Option(names = "--relaycp-file-seconds", paramLabel = "SECONDS",
       description = "relaycp's cost per file on a stream besides its bytes: open, create, close"
@@ -118,7 +101,6 @@ public final class RelaycpModelOptions {
         .withConcurrentFiles(concurrentFiles)
         .withSpawnedFileCostFactor(spawnedFileFactor)
         .withCompressionRatio(compressionRatio)
-        .withRelayStart(new RelayStart(relaysLaunchSeconds, relayStartCpuSeconds))
         .withSharedCores(SharedCores.of(sharedCores, spawnedCpuSeconds, spawnedStartCpuSeconds)
             .withSpawnedCpuFiles(spawnedCpuFiles)
             .withCpuSecondsPerByte(cpuSecondsPerGigabyte / 1e9));

@@ -6,12 +6,10 @@ import java.util.List;
 /**
  * What relaycp does, as a prediction.
  *
- * <p>Timeline: the driver starts and lists the source ({@link CopyOverheads#beforeDataSeconds}),
- * then waits for the datanode relays to start ({@link RelayStart}: no wait for relays that
- * already run); it requests the spawned VMs at t = 0, so they join {@code bootSeconds} after
- * the start, or at once if listing outlasted their boot. Each source datanode runs a relay
- * that is ready when the data phase begins; each relay is one route that pulls chunks (files
- * cut at {@link
+ * <p>Timeline: the driver starts and lists the source ({@link CopyOverheads#beforeDataSeconds});
+ * it requests the spawned VMs at t = 0, so they join {@code bootSeconds} after the start, or at
+ * once if listing outlasted their boot. Each source datanode runs a relay that is ready when
+ * the data phase begins; each relay is one route that pulls chunks (files cut at {@link
  * RelaycpSettings#chunkSize}) from one queue under the copy's route window: it always holds one
  * chunk, takes more while it holds fewer bytes than the byte window and fewer chunks than the
  * window's chunks and the reader's streams ({@link RelaycpSettings#chunksAtOnce}), and only while
@@ -60,9 +58,7 @@ public record RelaycpModel() implements CopyModel {
     MachineType machine = input.machine();
     Site source = input.source();
     Site destination = input.destination();
-    RelayStart.Phase relaysPhase = settings.relayStart().phase(
-        source.nodes() + destination.nodes(), 2 * pairs, settings.sharedCores());
-    double before = overheads.beforeDataSeconds(workload.fileCount()) + relaysPhase.seconds();
+    double before = overheads.beforeDataSeconds(workload.fileCount());
     double joinSeconds = Math.max(0, machine.bootSeconds() - before);
 
     List<List<StreamSimulation.Step>> chunks = chunks(workload, settings);
@@ -97,8 +93,7 @@ public record RelaycpModel() implements CopyModel {
     double filesPerRoute = filesPerRoute(workload, source, pairs);
     double data = StreamSimulation.run(relays, chunks, caps, null, true,
         StreamSimulation.SharedCpu.onLanes(settings.fileLanes())
-            .withLoads(spawnedLoads(settings, source.nodes(), pairs, filesPerRoute,
-                relaysPhase.spawnedStartCpuDone()))
+            .withLoads(spawnedLoads(settings, source.nodes(), pairs, filesPerRoute))
             .withLaneSecondsPerByte(
                 settings.sharedCores().cpuSecondsPerByte() * settings.lanesPerSharedCore()));
     double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
@@ -110,26 +105,23 @@ public record RelaycpModel() implements CopyModel {
 
   /**
    * On shared cores, each spawned pair's two relays as work on the file work's lanes from the
-   * data phase's start (their JVMs start as their hosts are made, at the request, and have done
-   * {@code startCpuDone} of their start's CPU beside the datanode relays' start, {@link
-   * RelayStart#phase}): each JVM on up to one core (its start is mostly one thread's), the
-   * pair's route serving once both have done their start's share, and not before their hosts
-   * are up.
+   * data phase's start (their JVMs start as their hosts are made, at the request): each JVM on
+   * up to one core (its start is mostly one thread's), the pair's route serving once both have
+   * done their start's share, and not before their hosts are up.
    */
-  private static List<StreamSimulation.SharedLoad> spawnedLoads(RelaycpSettings settings,
-      int datanodeRelays, int pairs, double filesPerRoute, double startCpuDone) {
+  private static List<StreamSimulation.SharedLoad> spawnedLoads(
+      RelaycpSettings settings, int datanodeRelays, int pairs, double filesPerRoute) {
     double lanesPerCore = settings.lanesPerSharedCore();
     SharedCores cores = settings.sharedCores();
     if (lanesPerCore == 0 || cores.spawnedCpuSeconds() == 0) {
       return List.of();
     }
-    double cpuSeconds = Math.max(0, cores.spawnedCpuSecondsFor(filesPerRoute) - startCpuDone);
-    double startCpuSeconds = Math.min(cpuSeconds,
-        Math.max(0, cores.spawnedStartCpuSeconds() - startCpuDone));
+    double cpuSeconds = cores.spawnedCpuSecondsFor(filesPerRoute);
     List<StreamSimulation.SharedLoad> loads = new ArrayList<>();
     for (int pair = 0; pair < pairs; pair++) {
       loads.add(new StreamSimulation.SharedLoad(0, 2 * cpuSeconds * lanesPerCore,
-          2 * lanesPerCore, datanodeRelays + pair, 2 * startCpuSeconds * lanesPerCore));
+          2 * lanesPerCore, datanodeRelays + pair,
+          2 * cores.spawnedStartCpuSeconds() * lanesPerCore));
     }
     return loads;
   }

@@ -30,9 +30,6 @@ import dev.relaycp.error.RelayCpException;
  * both sites and every spawned relay on one machine's cores), see {@link SharedCores}; {@link
  * SharedCores#NONE} for hosts with cores of their own, as on a cloud.
  *
- * <p>{@code relayStart} is the datanode relays' start before they serve, {@link RelayStart#NONE}
- * where they already run.
- *
  * <p>{@code compressionRatio} is how many bytes of the files one byte on the relay hop carries
  * ({@code --compress}, sampled from the files; 1 without compression): the WAN caps count wire
  * bytes, the sites' internal networks the files' own.
@@ -46,8 +43,7 @@ public record RelaycpSettings(
     double concurrentFiles,
     double spawnedFileCostFactor,
     double compressionRatio,
-    SharedCores sharedCores,
-    RelayStart relayStart) {
+    SharedCores sharedCores) {
   public static final int DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE =
       (int) RelayKeys.COPY_CHUNKS_IN_FLIGHT_PER_ROUTE.defaultValue();
   public static final DataSize DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE =
@@ -67,43 +63,34 @@ public record RelaycpSettings(
         0,
         1,
         1,
-        SharedCores.NONE,
-        RelayStart.NONE);
+        SharedCores.NONE);
   }
 
   /** These settings with {@code concurrent} streams paying a file's cost at full speed at once. */
   public RelaycpSettings withConcurrentFiles(double concurrent) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
         bytesInFlightPerRoute, overheads, concurrent, spawnedFileCostFactor, compressionRatio,
-        sharedCores, relayStart);
+        sharedCores);
   }
 
   /** These settings with spawned relays paying {@code factor} times a datanode relay's file costs. */
   public RelaycpSettings withSpawnedFileCostFactor(double factor) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
-        bytesInFlightPerRoute, overheads, concurrentFiles, factor, compressionRatio, sharedCores,
-        relayStart);
+        bytesInFlightPerRoute, overheads, concurrentFiles, factor, compressionRatio, sharedCores);
   }
 
   /** These settings with the relay hop carrying {@code ratio} file bytes per wire byte. */
   public RelaycpSettings withCompressionRatio(double ratio) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
         bytesInFlightPerRoute, overheads, concurrentFiles, spawnedFileCostFactor, ratio,
-        sharedCores, relayStart);
+        sharedCores);
   }
 
   /** These settings with the hosts on {@code cores}. */
   public RelaycpSettings withSharedCores(SharedCores cores) {
     return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
         bytesInFlightPerRoute, overheads, concurrentFiles, spawnedFileCostFactor,
-        compressionRatio, cores, relayStart);
-  }
-
-  /** These settings with the datanode relays starting as {@code start} says. */
-  public RelaycpSettings withRelayStart(RelayStart start) {
-    return new RelaycpSettings(chunkSize, streamsPerRelay, chunksInFlightPerRoute,
-        bytesInFlightPerRoute, overheads, concurrentFiles, spawnedFileCostFactor,
-        compressionRatio, sharedCores, start);
+        compressionRatio, cores);
   }
 
   public RelaycpSettings {
@@ -132,7 +119,6 @@ public record RelaycpSettings(
           + " must be a finite number of 1 or more (file bytes per byte on the wire; 1: none)");
     }
     requireNonNull(sharedCores, "sharedCores is null");
-    requireNonNull(relayStart, "relayStart is null");
     if (chunkSize.bytes() < 1) {
       throw new RelayCpException(
           INVALID_ARGUMENT, "chunk size " + chunkSize + " is empty; give at least 1 byte");

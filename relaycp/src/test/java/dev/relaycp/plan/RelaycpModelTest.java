@@ -159,9 +159,9 @@ class RelaycpModelTest {
     double evenSeconds = 2048 / (40.0 / 3);
 
     double one = model.estimate(withRelaycp(input, new RelaycpSettings(DataSize.ofMebibytes(32),
-        16, 32, DataSize.ofMebibytes(32), CopyOverheads.NONE, 0, 1, 1, SharedCores.NONE, RelayStart.NONE)), 2).seconds();
+        16, 32, DataSize.ofMebibytes(32), CopyOverheads.NONE, 0, 1, 1, SharedCores.NONE)), 2).seconds();
     double two = model.estimate(withRelaycp(input, new RelaycpSettings(DataSize.ofMebibytes(32),
-        16, 32, DataSize.ofMebibytes(64), CopyOverheads.NONE, 0, 1, 1, SharedCores.NONE, RelayStart.NONE)), 2).seconds();
+        16, 32, DataSize.ofMebibytes(64), CopyOverheads.NONE, 0, 1, 1, SharedCores.NONE)), 2).seconds();
 
     assertThat(one / evenSeconds).isBetween(1.05, 1.2);
     assertThat(two / evenSeconds).isBetween(1.0, 1.04);
@@ -188,7 +188,7 @@ class RelaycpModelTest {
             input(files(1, 200), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 10)),
             new RelaycpSettings(
                 DataSize.ofMebibytes(10), 16, 32, DataSize.ofMebibytes(20), CopyOverheads.NONE, 0, 1,
-                1, SharedCores.NONE, RelayStart.NONE));
+                1, SharedCores.NONE));
     assertThat(model.estimate(input, 0).seconds()).isCloseTo(20, within(1e-6));
     assertThat(model.estimate(input, 2).seconds()).isCloseTo(14, within(1e-6));
   }
@@ -275,24 +275,6 @@ class RelaycpModelTest {
     PlanInput fewerFiles = withRelaycp(shared, shared.relaycp().withSharedCores(
         SharedCores.of(1, 2, 0.5).withSpawnedCpuFiles(12)));
     assertThat(model.estimate(fewerFiles, 1).seconds()).isCloseTo(14.5, within(0.01));
-  }
-
-  @Test
-  void datanodeRelaysThatStartForTheCopyDelayItsDataByTheirStart() {
-    // 1000 MiB at 10 MiB/s: 100 s once the relays serve. Started for the copy with a launch of
-    // 1 s and 2 CPU-s each: 3 s more on cores of their own, and on one shared core the two
-    // relays (one a site) take 4 s of it.
-    PlanInput running = withRelaycp(
-        input(files(1, 1000), site(1, 10, 100), site(1, 10, 100), machine(10, 100, 0)),
-        new RelaycpSettings(DataSize.ofMebibytes(10), 1, CopyOverheads.NONE));
-    PlanInput started = withRelaycp(running,
-        running.relaycp().withRelayStart(new RelayStart(1, 2)));
-    PlanInput oneCore = withRelaycp(started,
-        started.relaycp().withSharedCores(SharedCores.of(1, 0, 0)));
-
-    assertThat(model.estimate(running, 0).seconds()).isCloseTo(100, within(1e-6));
-    assertThat(model.estimate(started, 0).seconds()).isCloseTo(103, within(1e-6));
-    assertThat(model.estimate(oneCore, 0).seconds()).isCloseTo(105, within(1e-6));
   }
 
   @Test
