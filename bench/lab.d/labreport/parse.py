@@ -393,11 +393,11 @@ def spawned_probe(folder, lab):
     (spawned_files_per_route). None where the run has none (before 2026-11-23 18:00), or
     where the probe cannot be used (spawned_probe_unusable)."""
     pairs = lab.get("spawned_probe_pairs") or 0
-    run = _spawned_probe_run(folder, pairs)
-    if run is None or _unusable(folder, run, pairs):
+    found = _spawned_probe_run(folder, pairs)
+    if found is None or _unusable(*found, pairs):
         return None
+    dataset, run = found
     up = run["spawned_up_at"]
-    dataset = spawned_probe_dataset(folder)
     return {"dataset": dataset, "files": Z_FILES if dataset == "Z" else Y_FILES, "pairs": pairs,
             "copying": run["relaycp_summary"]["phaseSeconds"]["copying"],
             "join": max(0.0, max(up.values()) - run["started_at"]),
@@ -427,20 +427,22 @@ def spawned_probe_unusable(folder, lab):
     relay pays (its copy failed, dropped a route, not every spawned host was attached, or a
     spawned relay served no route), as a phrase; None where it has none or it is usable."""
     pairs = lab.get("spawned_probe_pairs") or 0
-    run = _spawned_probe_run(folder, pairs)
-    return None if run is None else _unusable(folder, run, pairs)
+    found = _spawned_probe_run(folder, pairs)
+    return None if found is None else _unusable(*found, pairs)
 
 
 def _spawned_probe_run(folder, pairs):
-    path = os.path.join(folder, "startup", f"{spawned_probe_dataset(folder)}-relaycp-k{pairs}.json")
+    """(the probe's dataset, its run record), or None where the run has no spawned probe."""
+    dataset = spawned_probe_dataset(folder)
+    path = os.path.join(folder, "startup", f"{dataset}-relaycp-k{pairs}.json")
     if not pairs or not os.path.exists(path):
         return None
-    return json.load(open(path))
+    return dataset, json.load(open(path))
 
 
-def _unusable(folder, run, pairs):
+def _unusable(dataset, run, pairs):
     summary = run.get("relaycp_summary") or {}
-    name = f"startup/{spawned_probe_dataset(folder)}-relaycp-k{pairs}"
+    name = f"startup/{dataset}-relaycp-k{pairs}"
     if run.get("exit_code") != 0:
         return f"{name} exited {run.get('exit_code')}"
     if not (summary.get("phaseSeconds") or {}).get("copying"):
