@@ -100,7 +100,8 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
     relaycp: U's and Y's files take relaycp_rounds rounds over every datanode relay's route,
     so a stream's steady cost per file with every route busy is F = (copying(Y) -
     copying(U)) / (rounds(Y) - rounds(U)) from relaycp's own phase times (U alone would count
-    the first files' start-up); commit and verification per file are after_per_file's, the
+    the first files' start-up), or the mean of that and Z's alone where the run has Z
+    (steady_round); commit and verification per file are after_per_file's, the
     median over the probes with more files than U. Results from before Y existed use W (1,200
     files) in its place. X is 1,200 files with a quarter of the streams (every route, fewer
     chunks in flight on each): its cost per file is f = (copying(X) - copying(T)) /
@@ -139,9 +140,7 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
         # WAN rate, which the model adds itself.
         round_bytes = (PROBE_FILE_BYTES / external) if external else 0.0
         if "U" in phases and steady in phases and rounds_steady > rounds_u:
-            u, w = phases["U"], phases[steady]
-            per_file = max(0.0, max(0.0, w["copying"] - u["copying"]) / (rounds_steady - rounds_u)
-                           - round_bytes)
+            per_file = max(0.0, steady_round(phases, steady, routes) - round_bytes)
             commit = after_per_file(phases, "committing")
             verify = after_per_file(phases, "verifying")
             after = commit + verify
@@ -180,6 +179,28 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
         if per_file is not None:
             options += ["--relaycp-file-seconds", f"{per_file:.3f}"]
     return options
+
+
+# The probes that copy many of the probes' files over the datanode relays alone, each a
+# measurement of a stream's steady cost per file: Y, and Z where the run has it.
+STEADY_PROBES = {"Y": Y_FILES, "Z": Z_FILES}
+
+
+def steady_round(phases, steady, routes):
+    """A round's seconds with every route busy, (copying(P) - copying(U)) / (rounds(P) -
+    rounds(U)), for `steady` and, where `steady` is Y, for every probe of STEADY_PROBES with
+    phase times: their mean. Each measures the same cost, and one probe that the shared cores
+    ran fast or slow moves a mean of two by half as much: Y once copied in 29.6 s where the six
+    copies of the same Y before it took 35.1-46.0 s, which put S's predictions 21-22% under
+    (bench/results/lab-2026-11-28-spawned-probe/NOTES.md). Z, three times Y's files, measures
+    it over a longer copy."""
+    rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
+    probes = {name: files for name, files in STEADY_PROBES.items() if name in phases} \
+        if steady == "Y" else {steady: W_FILES}
+    rounds = [max(0.0, phases[name]["copying"] - phases["U"]["copying"])
+              / (relaycp_rounds(files, routes, RELAYCP_CHUNKS_AT_ONCE) - rounds_u)
+              for name, files in probes.items()]
+    return statistics.mean(rounds)
 
 
 # The probes whose files outnumber U's, which each measure the driver's commit and verification

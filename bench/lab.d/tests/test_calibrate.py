@@ -218,3 +218,20 @@ def test_commit_and_verification_a_file_are_the_median_of_the_probes_so_one_slow
     only_y = {name: phases[name] for name in ("U", "Y")}
     assert calibrate.after_per_file(only_y, "committing") == pytest.approx(0.006)
     assert calibrate.after_per_file({"Y": phases["Y"]}, "committing") == 0.0
+
+
+def test_the_steady_cost_per_file_is_the_mean_of_y_and_z_alone_where_the_run_has_z():
+    # Three routes; Y copied its 3,000 files at one round a second, Z alone its 9,000 at 1.5 s
+    # a round. Z over the spawned pairs is not a steady probe of the datanode relays.
+    routes, at_once = 3, calibrate.RELAYCP_CHUNKS_AT_ONCE
+    rounds = {name: calibrate.relaycp_rounds(files, routes, at_once)
+              for name, files in (("U", calibrate.U_FILES), ("Y", calibrate.Y_FILES),
+                                  ("Z", calibrate.Z_FILES))}
+    phases = {"U": {"copying": 6.0},
+              "Y": {"copying": 6.0 + 1.0 * (rounds["Y"] - rounds["U"])},
+              "Z": {"copying": 6.0 + 1.5 * (rounds["Z"] - rounds["U"])},
+              calibrate.Z_SPAWNED: {"copying": 1000.0}}
+
+    assert calibrate.steady_round(phases, "Y", routes) == pytest.approx(1.25)
+    without_z = {name: phases[name] for name in ("U", "Y")}
+    assert calibrate.steady_round(without_z, "Y", routes) == pytest.approx(1.0)
