@@ -24,6 +24,8 @@ X_FILES = 1200
 Y_FILES = 3000
 # The spawned-pairs probe's dataset since 2026-11-28 (Y's before, see spawned_probe_dataset).
 Z_FILES = 9000
+# The spawned-pairs probe's file count by its dataset, where its summary does not say.
+PROBE_FILES = {"Y": Y_FILES, "Z": Z_FILES}
 # relaycp's route window for small files: a reader relay streams 16 chunks at once
 # (relaycp.relay.parallel-streams) out of the 32 a route may have outstanding
 # (relaycp.copy.chunks-in-flight-per-route); RelaycpSettings.chunksAtOnce.
@@ -296,8 +298,9 @@ def startup_seconds(folder):
 
 
 # relaycp_phases' keys of the last start-up probe, its dataset over spawned pairs too.
-Y_SPAWNED = "Y+spawned"
-Z_SPAWNED = "Z+spawned"
+SPAWNED_SUFFIX = "+spawned"
+Y_SPAWNED = "Y" + SPAWNED_SUFFIX
+Z_SPAWNED = "Z" + SPAWNED_SUFFIX
 
 
 def spawned_probe_dataset(folder):
@@ -318,7 +321,7 @@ def relaycp_phases(folder):
     paths = [(ds, os.path.join(folder, "startup", f"{ds}-relaycp-k0.out"))
              for ds in ("T", "U", "W", "X", "Y", "Z")]
     ds = spawned_probe_dataset(folder)
-    paths += [(f"{ds}+spawned", path) for path in
+    paths += [(ds + SPAWNED_SUFFIX, path) for path in
               sorted(glob.glob(os.path.join(folder, "startup", f"{ds}-relaycp-k[1-9]*.out")))[:1]]
     for ds, path in paths:
         try:
@@ -398,11 +401,13 @@ def spawned_probe(folder, lab):
         return None
     dataset, run = found
     up = run["spawned_up_at"]
-    return {"dataset": dataset, "files": Z_FILES if dataset == "Z" else Y_FILES, "pairs": pairs,
-            "copying": run["relaycp_summary"]["phaseSeconds"]["copying"],
+    summary = run["relaycp_summary"]
+    return {"dataset": dataset, "files": summary.get("files") or PROBE_FILES[dataset],
+            "pairs": pairs,
+            "copying": summary["phaseSeconds"]["copying"],
             "join": max(0.0, max(up.values()) - run["started_at"]),
             "serving": spawned_serving(run), "start_cpu": _median(run.get("spawned_start_cpu_s")),
-            "files_per_route": spawned_files_per_route(run["relaycp_summary"])}
+            "files_per_route": spawned_files_per_route(summary)}
 
 
 # relaycp numbers spawned routes from here (SpawnedRelays.FIRST_ROUTE_ID).
