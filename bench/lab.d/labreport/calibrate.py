@@ -8,8 +8,8 @@ import subprocess
 import json
 import sys
 
-from .parse import (PROBE_FILE_BYTES, U_FILES, V_FILES, W_FILES, X_FILES, Y_FILES, Y_SPAWNED,
-                    Z_FILES, Z_SPAWNED,
+from .parse import (PROBE_FILE_BYTES, PROBE_FILES, U_FILES, V_FILES, W_FILES, X_FILES, Y_SPAWNED,
+                    Z_SPAWNED,
                     datanodes, placement_option, probe_rate, relaycp_phases,
                     routes as relaycp_routes, spawned_probe, spawned_start_seconds, startup_seconds,
                     distcp_map_costs)
@@ -130,9 +130,9 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
         per_file = None
         routes = relaycp_routes(lab)
         phases = phases or {}
-        steady, steady_files = ("Y", Y_FILES) if "Y" in phases or "Y" in relaycp else ("W", W_FILES)
+        steady = "Y" if "Y" in phases or "Y" in relaycp else "W"
         rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
-        rounds_steady = relaycp_rounds(steady_files, routes, RELAYCP_CHUNKS_AT_ONCE)
+        rounds_steady = relaycp_rounds(PROBE_FILES[steady], routes, RELAYCP_CHUNKS_AT_ONCE)
         after = 0.0
         # In a round each stream moves one file. The model starts a route's streams apart, so
         # that a file's bytes mostly have the route to themselves while the others pay their
@@ -140,7 +140,7 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
         # WAN rate, which the model adds itself.
         round_bytes = (PROBE_FILE_BYTES / external) if external else 0.0
         if "U" in phases and steady in phases and rounds_steady > rounds_u:
-            per_file = max(0.0, steady_round(phases, steady, routes) - round_bytes)
+            per_file = max(0.0, steady_round(phases, steady, routes, rounds_u) - round_bytes)
             commit = after_per_file(phases, "committing")
             verify = after_per_file(phases, "verifying")
             after = commit + verify
@@ -183,30 +183,27 @@ def overhead_options(startup, lab, phases=None, external=None, distcp_fit=None, 
 
 # The probes that copy many of the probes' files over the datanode relays alone, each a
 # measurement of a stream's steady cost per file: Y, and Z where the run has it.
-STEADY_PROBES = {"Y": Y_FILES, "Z": Z_FILES}
+STEADY_PROBES = ("Y", "Z")
 
 
-def steady_round(phases, steady, routes):
+def steady_round(phases, steady, routes, rounds_u):
     """A round's seconds with every route busy, (copying(P) - copying(U)) / (rounds(P) -
-    rounds(U)), for `steady` and, where `steady` is Y, for every probe of STEADY_PROBES with
-    phase times: their mean. Each measures the same cost, and one probe that the shared cores
+    rounds_u), for `steady` and, where `steady` is Y, for every probe of STEADY_PROBES with
+    phase times: their mean. rounds_u is U's rounds over the same routes. Each measures the same cost, and one probe that the shared cores
     ran fast or slow moves a mean of two by half as much: Y once copied in 29.6 s where the six
     copies of the same Y before it took 35.1-46.0 s, which put S's predictions 21-22% under
     (bench/results/lab-2026-11-28-spawned-probe/NOTES.md). Z, three times Y's files, measures
     it over a longer copy."""
-    rounds_u = relaycp_rounds(U_FILES, routes, RELAYCP_CHUNKS_AT_ONCE)
-    probes = {name: files for name, files in STEADY_PROBES.items() if name in phases} \
-        if steady == "Y" else {steady: W_FILES}
+    probes = [name for name in STEADY_PROBES if name in phases] if steady == "Y" else [steady]
     rounds = [max(0.0, phases[name]["copying"] - phases["U"]["copying"])
-              / (relaycp_rounds(files, routes, RELAYCP_CHUNKS_AT_ONCE) - rounds_u)
-              for name, files in probes.items()]
+              / (relaycp_rounds(PROBE_FILES[name], routes, RELAYCP_CHUNKS_AT_ONCE) - rounds_u)
+              for name in probes]
     return statistics.mean(rounds)
 
 
 # The probes whose files outnumber U's, which each measure the driver's commit and verification
 # per file beside U: the same work whatever the routes and streams.
-AFTER_PROBES = {"Y": Y_FILES, "W": W_FILES, "X": X_FILES, Y_SPAWNED: Y_FILES, "Z": Z_FILES,
-                Z_SPAWNED: Z_FILES}
+AFTER_PROBES = ("Y", "W", "X", Y_SPAWNED, "Z", Z_SPAWNED)
 
 
 def after_per_file(phases, phase):
@@ -219,8 +216,8 @@ def after_per_file(phases, phase):
     NOTES.md). 0 without U or any other probe."""
     if "U" not in phases:
         return 0.0
-    rates = [max(0.0, phases[name][phase] - phases["U"][phase]) / (files - U_FILES)
-             for name, files in AFTER_PROBES.items() if name in phases and files > U_FILES]
+    rates = [max(0.0, phases[name][phase] - phases["U"][phase]) / (PROBE_FILES[name] - U_FILES)
+             for name in AFTER_PROBES if name in phases]
     return statistics.median(rates) if rates else 0.0
 
 

@@ -24,8 +24,13 @@ X_FILES = 1200
 Y_FILES = 3000
 # The spawned-pairs probe's dataset since 2026-11-28 (Y's before, see spawned_probe_dataset).
 Z_FILES = 9000
-# The spawned-pairs probe's file count by its dataset, where its summary does not say.
-PROBE_FILES = {"Y": Y_FILES, "Z": Z_FILES}
+# relaycp_phases' keys of the spawned-pairs probe: its dataset over spawned pairs too.
+SPAWNED_SUFFIX = "+spawned"
+Y_SPAWNED = "Y" + SPAWNED_SUFFIX
+Z_SPAWNED = "Z" + SPAWNED_SUFFIX
+# Every start-up probe's file count by its phase name, the one table the report reads them from.
+PROBE_FILES = {"U": U_FILES, "V": V_FILES, "W": W_FILES, "X": X_FILES, "Y": Y_FILES,
+               "Z": Z_FILES, Y_SPAWNED: Y_FILES, Z_SPAWNED: Z_FILES}
 # relaycp's route window for small files: a reader relay streams 16 chunks at once
 # (relaycp.relay.parallel-streams) out of the 32 a route may have outstanding
 # (relaycp.copy.chunks-in-flight-per-route); RelaycpSettings.chunksAtOnce.
@@ -295,12 +300,6 @@ def startup_seconds(folder):
                 if run.get("exit_code") == 0 and run.get("wall_seconds"):
                     out.setdefault(tool, {})[ds] = run["wall_seconds"]
     return out
-
-
-# relaycp_phases' keys of the last start-up probe, its dataset over spawned pairs too.
-SPAWNED_SUFFIX = "+spawned"
-Y_SPAWNED = "Y" + SPAWNED_SUFFIX
-Z_SPAWNED = "Z" + SPAWNED_SUFFIX
 
 
 def spawned_probe_dataset(folder):

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from labreport import calibrate, output
+from labreport import calibrate, output, parse
 
 
 def test_a_round_gives_each_route_one_chunk_and_more_only_while_more_wait_than_routes():
@@ -165,7 +165,7 @@ def test_with_a_bytes_cpu_the_steady_cost_per_file_is_taken_without_its_bytes():
 
     streams = 3 * calibrate.RELAYCP_CHUNKS_AT_ONCE
     rounds = [calibrate.relaycp_rounds(files, 3, calibrate.RELAYCP_CHUNKS_AT_ONCE)
-              for files in (calibrate.U_FILES, calibrate.Y_FILES)]
+              for files in (calibrate.U_FILES, parse.Y_FILES)]
     steady = (40.0 - 6.0) / (rounds[1] - rounds[0])
     f = option(without, "--relaycp-file-seconds")
     assert option(with_bytes, "--relaycp-file-seconds") == f
@@ -181,7 +181,7 @@ def test_without_concurrent_files_the_steady_cost_per_file_keeps_its_bytes():
     lab = {"datanodes_per_site": 3, "slots_per_node": 2, "cores": 2, "x_chunks_in_flight": 4}
     rounds_x = calibrate.relaycp_rounds(calibrate.X_FILES, 3, 4)
     rounds = [calibrate.relaycp_rounds(files, 3, calibrate.RELAYCP_CHUNKS_AT_ONCE)
-              for files in (calibrate.U_FILES, calibrate.Y_FILES)]
+              for files in (calibrate.U_FILES, parse.Y_FILES)]
     steady = (40.0 - 6.0) / (rounds[1] - rounds[0])
     x_copying = 2.0 + 2 * steady * (rounds_x - 1)
     phases = {ds: {"copying": seconds, "committing": 0.0, "verifying": 0.0}
@@ -225,13 +225,12 @@ def test_the_steady_cost_per_file_is_the_mean_of_y_and_z_alone_where_the_run_has
     # a round. Z over the spawned pairs is not a steady probe of the datanode relays.
     routes, at_once = 3, calibrate.RELAYCP_CHUNKS_AT_ONCE
     rounds = {name: calibrate.relaycp_rounds(files, routes, at_once)
-              for name, files in (("U", calibrate.U_FILES), ("Y", calibrate.Y_FILES),
-                                  ("Z", calibrate.Z_FILES))}
+              for name, files in parse.PROBE_FILES.items() if name in ("U", "Y", "Z")}
     phases = {"U": {"copying": 6.0},
               "Y": {"copying": 6.0 + 1.0 * (rounds["Y"] - rounds["U"])},
               "Z": {"copying": 6.0 + 1.5 * (rounds["Z"] - rounds["U"])},
-              calibrate.Z_SPAWNED: {"copying": 1000.0}}
+              parse.Z_SPAWNED: {"copying": 1000.0}}
 
-    assert calibrate.steady_round(phases, "Y", routes) == pytest.approx(1.25)
+    assert calibrate.steady_round(phases, "Y", routes, rounds["U"]) == pytest.approx(1.25)
     without_z = {name: phases[name] for name in ("U", "Y")}
-    assert calibrate.steady_round(without_z, "Y", routes) == pytest.approx(1.0)
+    assert calibrate.steady_round(without_z, "Y", routes, rounds["U"]) == pytest.approx(1.0)
