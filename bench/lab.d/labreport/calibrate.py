@@ -189,11 +189,12 @@ STEADY_PROBES = ("Y", "Z")
 def steady_round(phases, steady, routes, rounds_u):
     """A round's seconds with every route busy, (copying(P) - copying(U)) / (rounds(P) -
     rounds_u), for `steady` and, where `steady` is Y, for every probe of STEADY_PROBES with
-    phase times: their mean. rounds_u is U's rounds over the same routes. Each measures the same cost, and one probe that the shared cores
-    ran fast or slow moves a mean of two by half as much: Y once copied in 29.6 s where the six
-    copies of the same Y before it took 35.1-46.0 s, which put S's predictions 21-22% under
-    (bench/results/lab-2026-11-28-spawned-probe/NOTES.md). Z, three times Y's files, measures
-    it over a longer copy."""
+    phase times: their mean. rounds_u is U's rounds over the same routes. Each measures the
+    same cost, and one probe that the shared cores ran fast or slow moves a mean of two by
+    half as much: Y once copied in 29.6 s where the six copies of the same Y before it took
+    35.1-46.0 s, which put S's predictions 21-22% under
+    (bench/results/lab-2026-11-28-spawned-probe/NOTES.md). Z, three times Y's files,
+    measures it over a longer copy."""
     probes = [name for name in STEADY_PROBES if name in phases] if steady == "Y" else [steady]
     rounds = [max(0.0, phases[name]["copying"] - phases["U"]["copying"])
               / (relaycp_rounds(PROBE_FILES[name], routes, RELAYCP_CHUNKS_AT_ONCE) - rounds_u)
