@@ -264,9 +264,12 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
     secant method on the model: a lone map's cost per file from V (one map), the concurrent
     files from W (every slot busy), the task start-up from U. Where the maps' own timings are
     there (`map_costs`, distcp_map_costs), the costs per file come from them instead (a lone
-    map's from V's map, one with every slot busy from W's), and the task and job start-ups are
-    solved on U and T. Returns the corrected fit, or `fitted` where
-    a probe or the planner is missing."""
+    map's from V's map, one with every slot busy from W's). The task start-up is then the maps'
+    own start when alone, and the job start-up is solved on U; before 2026-11-28 20:45, and
+    where the maps' starts are not timed, the task and job start-ups were solved on U and T,
+    which charged every later map the first wave's crowded start (52.2 s where L's later maps
+    started in 5.1 s). Returns the corrected fit, or `fitted` where a probe or the planner is
+    missing."""
     if fitted is None or not binary or not all(p in distcp for p in ("T", "U", "V", "W")):
         return fitted
     fit = dict(fitted)
@@ -299,6 +302,13 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
             fit["per_file"] = lone
             fit["concurrent_files"] = max(1.0, slots * lone / wide) if 0 < lone < wide else 0.0
             fit["lone_per_file"], fit["wide_per_file"] = lone, max(lone, wide)
+            if "start" in map_costs:
+                # A map's start-up is the one its maps timed starting alone; what a wave of maps
+                # starting together costs beyond that is paid once, so the job's start-up,
+                # solved on U, holds it. T, with fewer maps than slots, is not given back.
+                fit["task"] = map_costs["start"]
+                solve("job", U_FILES, slots, distcp["U"], 0.0)
+                return fit
             for _ in range(2):
                 solve("task", U_FILES, slots, distcp["U"], 0.0)
                 solve("job", 1, slots, distcp["T"], 0.0)

@@ -340,6 +340,21 @@ def warm_up_text(folder):
     return "one untimed relaycp copy of W"
 
 
+def _map_lines(folder, name):
+    """The map rows of startup/<name>-distcp-maps.txt as (files, start s, copying s), or [] without
+    the file."""
+    try:
+        lines = open(os.path.join(folder, "startup", f"{name}-distcp-maps.txt")).read().splitlines()
+    except OSError:
+        return []
+    rows = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 5 and fields[0].startswith("container_") and fields[2].isdigit():
+            rows.append((int(fields[2]), float(fields[3]), float(fields[4])))
+    return rows
+
+
 def distcp_map_costs(folder):
     """DistCp's seconds per file as its maps timed them (`startup/*-distcp-maps.txt`, from the
     maps' own logs): a lone map's from V's map, and a map's with every slot busy from W's maps
@@ -347,22 +362,23 @@ def distcp_map_costs(folder):
     measure the cost per file more steadily than differences of wall times: V - T, what the fit
     used before 2026-11-23 18:30, was 55.3 s where V's map copied for 61.7 s, and so put a lone
     map at 0.155 s a file where M's longest map (2,164 files, mostly alone) took 0.224.
-    {"lone": s, "wide": s}, without the key whose probe has no map log."""
+
+    Also a map's start-up when it starts alone ("start"): the median, over T's maps (one file,
+    at most two maps) and V's (one map), of the seconds from a map's first log line to its first
+    copy. A wave of maps starting together on the lab's shared cores each take longer (U's six:
+    18-24 s against T's 6.4-6.7 on 2026-11-28), which is a cost the job pays once; a map started
+    later, in a slot another map left, starts about alone (L's and S's later maps that day:
+    5.1-6.3 s).
+
+    {"lone": s, "wide": s, "start": s}, without the key whose probe has no map log."""
     out = {}
     for key, name, least in (("lone", "V", V_FILES // 2), ("wide", "W", W_FILES // 12)):
-        files = seconds = 0.0
-        try:
-            lines = open(os.path.join(folder, "startup", f"{name}-distcp-maps.txt")).read().splitlines()
-        except OSError:
-            continue
-        for line in lines:
-            fields = line.split()
-            if len(fields) >= 5 and fields[0].startswith("container_") and fields[2].isdigit() \
-                    and int(fields[2]) >= least:
-                files += int(fields[2])
-                seconds += float(fields[4])
-        if files:
-            out[key] = seconds / files
+        rows = [(files, copying) for files, _, copying in _map_lines(folder, name) if files >= least]
+        if rows:
+            out[key] = sum(copying for _, copying in rows) / sum(files for files, _ in rows)
+    starts = [start for name in ("T", "V") for files, start, _ in _map_lines(folder, name) if files]
+    if starts:
+        out["start"] = statistics.median(starts)
     return out
 
 

@@ -51,6 +51,31 @@ def test_each_file_s_bytes_are_taken_out_of_the_distcp_costs(committed):
     assert calibrate.distcp_overheads({"U": 1.0}, slots) is None
 
 
+def test_with_the_maps_starts_the_task_is_a_lone_start_and_the_job_is_solved_on_u(monkeypatch):
+    # A stand-in for the planner's DistCp model: the job's start-up, one wave of maps each
+    # paying the task's start-up, then its files at the busy cost per file.
+    def planner(binary, arguments):
+        value = {arguments[i]: arguments[i + 1] for i in range(len(arguments) - 1)
+                 if arguments[i].startswith("--")}
+        files = int(value["--file-sizes"].split("x")[0])
+        maps = int(value["--distcp-maps"])
+        seconds = (float(value["--distcp-job-seconds"]) + float(value["--distcp-task-seconds"])
+                   + math.ceil(files / maps) * float(value["--distcp-file-seconds"]))
+        return {"distcpSeconds": seconds}
+
+    monkeypatch.setattr(calibrate, "plan_json", planner)
+    distcp = {"T": 31.9, "U": 74.1, "V": 76.0, "W": 129.5}
+    fitted = {"job": 0.0, "task": 1.0, "per_file": 0.3, "concurrent_files": 0.0,
+              "lone_per_file": 0.3, "wide_per_file": 0.3}
+
+    fit = calibrate.calibrate_distcp("relaycp", [], distcp, 6, fitted,
+                                     {"lone": 0.33, "wide": 0.33, "start": 6.4})
+
+    assert fit["task"] == 6.4
+    # U, 50 files a map: 74.1 = job + 6.4 + 50 x 0.33.
+    assert fit["job"] == pytest.approx(74.1 - 6.4 - 50 * 0.33, abs=0.06)
+
+
 def test_relaycp_options_from_wall_times_give_its_start_up_and_cost_per_file(committed):
     results = committed("lab-2026-11-23-pm")
     startup, lab = results["startup_seconds"], results["lab"]

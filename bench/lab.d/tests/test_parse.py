@@ -149,7 +149,31 @@ def test_distcp_map_costs_come_from_the_maps_that_copied_most_files(tmp_path):
 
     costs = parse.distcp_map_costs(str(tmp_path))
 
-    assert costs == {"lone": pytest.approx(75.6 / 301)}
+    assert costs == {"lone": pytest.approx(75.6 / 301), "start": pytest.approx(1.0)}
+
+
+def test_a_maps_start_up_is_the_median_of_the_maps_that_started_alone_not_a_waves(tmp_path):
+    startup = tmp_path / "startup"
+    startup.mkdir()
+    header = ("container                                host       files  start s  copying s"
+              "  s/file  waits\n")
+    (startup / "T-distcp-maps.txt").write_text(
+        "# application_1: per map\n" + header
+        + "container_1_0001_01_000002   src-dn1        1      6.7        0.0   0.000      0\n"
+        + "container_1_0001_01_000003   src-dn2        1      6.4        0.0   0.000      0\n")
+    (startup / "V-distcp-maps.txt").write_text(
+        "# application_1: per map\n" + header
+        + "container_1_0004_01_000002   src-dn1      301      3.1       51.0   0.170     83\n")
+    # U's six maps started together and each took 18-24 s: a wave, which the job pays once.
+    (startup / "U-distcp-maps.txt").write_text(
+        "# application_1: per map\n" + header
+        + "".join(f"container_1_0002_01_00000{i}   src-dn1       50     {start}       18.0   0.360     20\n"
+                  for i, start in enumerate((23.8, 18.2, 23.2, 22.1, 21.9, 23.4), start=2)))
+
+    costs = parse.distcp_map_costs(str(tmp_path))
+
+    assert costs["start"] == pytest.approx(6.4)
+    assert costs["lone"] == pytest.approx(51.0 / 301)
 
 
 def test_probe_rate_is_the_mean_goodput_in_megabytes():
