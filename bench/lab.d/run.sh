@@ -297,6 +297,8 @@ run_distcp_expert() {
       -strategy dynamic -m "$slots" "${extra[@]}" \
       "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp-expert/$ds" \
     || log "DistCp (expert) $ds exited non-zero; see $runs/$ds-distcp-expert.err"
+  python3 "$LAB_HOME/maps.py" "$LAB_DIR" "$runs/$ds-distcp-expert.err" \
+    > "$runs/$ds-distcp-expert-maps.txt" 2>&1 || true
   verify_into "$rj" "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp-expert/$ds" \
     && log "DistCp (expert) $ds verified" || log "DistCp (expert) $ds: verification FAILED"
 }

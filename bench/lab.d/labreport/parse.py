@@ -425,10 +425,6 @@ def spawned_probe(folder, lab):
             "files_per_route": spawned_files_per_route(summary)}
 
 
-# relaycp numbers spawned routes from here (SpawnedRelays.FIRST_ROUTE_ID).
-FIRST_SPAWNED_ROUTE = 1000
-
-
 def spawned_files_per_route(summary):
     """The mean chunks (the probe's files are one chunk each) the spawned routes copied, from the
     summary's routeRates; None where it does not say."""
