@@ -6,8 +6,9 @@ Finds the job's id in DistCp's stderr ("Running job: job_<cluster>_<n>"), reads 
 container's syslog under LAB_DIR/hosts/*/nm-logs/application_<cluster>_<n>/, and prints one
 line per map: its host, files copied, seconds from the container's first log line to its first
 copy, seconds copying, seconds per file, how many files took 0.3 s or more, and the seconds per
-file over the first and the second half of its files (a map JVM warming up copies its later
-files faster; the report reads only the first five columns). Those are
+file over the first and the second half of its files (whether a map gets faster as its JVM
+warms up: in the lab only over its first 25 files or so; the report reads only the first five
+columns). Those are
 mostly the HDFS client's completeFile back-off: a file's close waits 400 ms (then 800, ...)
 whenever the destination datanode has not yet reported the block to its namenode, so a small
 file's cost is bimodal, ~0.05 s or ~0.45 s, and a map's cost per file follows the share that

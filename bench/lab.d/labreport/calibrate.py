@@ -265,7 +265,7 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
     files from W (every slot busy), the task start-up from U. Where the maps' own timings are
     there (`map_costs`, distcp_map_costs), the costs per file come from them instead (a lone
     map's from V's map, one with every slot busy from W's). The task start-up is then the maps'
-    own start when alone, and the job start-up is solved on U; before 2026-11-28 20:45, and
+    own start when alone, and the job start-up is solved on U; until 2026-11-28 evening, and
     where the maps' starts are not timed, the task and job start-ups were solved on U and T,
     which charged every later map the first wave's crowded start (52.2 s where L's later maps
     started in 5.1 s). Returns the corrected fit, or `fitted` where a probe or the planner is

@@ -373,7 +373,8 @@ def distcp_map_costs(folder):
     {"lone": s, "wide": s, "start": s}, without the key whose probe has no map log."""
     out = {}
     for key, name, least in (("lone", "V", V_FILES // 2), ("wide", "W", W_FILES // 12)):
-        rows = [(files, copying) for files, _, copying in _map_lines(folder, name) if files >= least]
+        rows = [(files, copying) for files, _, copying in _map_lines(folder, name)
+                if files >= least]
         if rows:
             out[key] = sum(copying for _, copying in rows) / sum(files for files, _ in rows)
     starts = [start for name in ("T", "V") for files, start, _ in _map_lines(folder, name) if files]

@@ -167,7 +167,8 @@ def test_a_maps_start_up_is_the_median_of_the_maps_that_started_alone_not_a_wave
     # U's six maps started together and each took 18-24 s: a wave, which the job pays once.
     (startup / "U-distcp-maps.txt").write_text(
         "# application_1: per map\n" + header
-        + "".join(f"container_1_0002_01_00000{i}   src-dn1       50     {start}       18.0   0.360     20\n"
+        + "".join(f"container_1_0002_01_00000{i}   src-dn1       50     {start}"
+                  "       18.0   0.360     20\n"
                   for i, start in enumerate((23.8, 18.2, 23.2, 22.1, 21.9, 23.4), start=2)))
 
     costs = parse.distcp_map_costs(str(tmp_path))
