@@ -254,6 +254,11 @@ PY
   python3 -c 'import json,sys; sys.exit(0 if json.loads(sys.argv[1])["ok"] else 1)' "$v"
 }
 
+# Each map's timings of the DistCp job whose stderr is RUN.err, into RUN-maps.txt (maps.py).
+map_timings() {
+  python3 "$LAB_HOME/maps.py" "$LAB_DIR" "$1.err" > "$1-maps.txt" 2>&1 || true
+}
+
 run_distcp() {
   local ds=$1 runs=$2 slots=${3:-$(($(datanode_count src) * LAB_SLOTS_PER_NODE))}
   local rj="$runs/$ds-distcp.json"
@@ -265,7 +270,7 @@ run_distcp() {
     host_java src-client org.apache.hadoop.tools.DistCp -Ddfs.checksum.combine.mode=COMPOSITE_CRC -m "$slots" \
       "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp/$ds" \
     || log "DistCp $ds exited non-zero; see $runs/$ds-distcp.err"
-  python3 "$LAB_HOME/maps.py" "$LAB_DIR" "$runs/$ds-distcp.err" > "$runs/$ds-distcp-maps.txt" 2>&1 || true
+  map_timings "$runs/$ds-distcp"
   verify_into "$rj" "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp/$ds" && log "DistCp $ds verified" \
     || log "DistCp $ds: verification FAILED"
 }
@@ -297,8 +302,7 @@ run_distcp_expert() {
       -strategy dynamic -m "$slots" "${extra[@]}" \
       "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp-expert/$ds" \
     || log "DistCp (expert) $ds exited non-zero; see $runs/$ds-distcp-expert.err"
-  python3 "$LAB_HOME/maps.py" "$LAB_DIR" "$runs/$ds-distcp-expert.err" \
-    > "$runs/$ds-distcp-expert-maps.txt" 2>&1 || true
+  map_timings "$runs/$ds-distcp-expert"
   verify_into "$rj" "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp-expert/$ds" \
     && log "DistCp (expert) $ds verified" || log "DistCp (expert) $ds: verification FAILED"
 }

@@ -264,12 +264,11 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
     secant method on the model: a lone map's cost per file from V (one map), the concurrent
     files from W (every slot busy), the task start-up from U. Where the maps' own timings are
     there (`map_costs`, distcp_map_costs), the costs per file come from them instead (a lone
-    map's from V's map, one with every slot busy from W's). The task start-up is then the maps'
-    own start when alone, and the job start-up is solved on U; until 2026-11-28 evening, and
-    where the maps' starts are not timed, the task and job start-ups were solved on U and T,
-    which charged every later map the first wave's crowded start (52.2 s where L's later maps
-    started in 5.1 s). Returns the corrected fit, or `fitted` where a probe or the planner is
-    missing."""
+    map's from V's map, one with every slot busy from W's), the task start-up is the maps' own
+    start when alone, and the job start-up is solved on U; until 2026-11-28 evening the task
+    and job start-ups were solved on U and T, which charged every later map the first wave's
+    crowded start (52.2 s where L's later maps started in 5.1 s). Returns the corrected fit,
+    or `fitted` where a probe or the planner is missing."""
     if fitted is None or not binary or not all(p in distcp for p in ("T", "U", "V", "W")):
         return fitted
     fit = dict(fitted)
@@ -292,26 +291,20 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
         fit[key] = x1
 
     try:
-        if map_costs and "lone" in map_costs and "wide" in map_costs:
+        if map_costs and all(key in map_costs for key in ("lone", "wide", "start")):
             # The maps' own timings give the costs per file (less each file's bytes at a
-            # host's WAN rate, which the model adds); the start-ups are then solved so that
-            # the model gives U and T back.
+            # host's WAN rate, which the model adds) and a map's start-up when it starts alone;
+            # what a wave of maps starting together costs beyond that is paid once, so the
+            # job's start-up, solved on U, holds it. T, with fewer maps than slots, is not
+            # given back.
             bytes_seconds = PROBE_FILE_BYTES / external if external else 0.0
             lone = max(0.0, map_costs["lone"] - bytes_seconds)
             wide = max(0.0, map_costs["wide"] - bytes_seconds)
             fit["per_file"] = lone
             fit["concurrent_files"] = max(1.0, slots * lone / wide) if 0 < lone < wide else 0.0
             fit["lone_per_file"], fit["wide_per_file"] = lone, max(lone, wide)
-            if "start" in map_costs:
-                # A map's start-up is the one its maps timed starting alone; what a wave of maps
-                # starting together costs beyond that is paid once, so the job's start-up,
-                # solved on U, holds it. T, with fewer maps than slots, is not given back.
-                fit["task"] = map_costs["start"]
-                solve("job", U_FILES, slots, distcp["U"], 0.0)
-                return fit
-            for _ in range(2):
-                solve("task", U_FILES, slots, distcp["U"], 0.0)
-                solve("job", 1, slots, distcp["T"], 0.0)
+            fit["task"] = map_costs["start"]
+            solve("job", U_FILES, slots, distcp["U"], 0.0)
             return fit
         concurrent = fit["concurrent_files"]
         fit["concurrent_files"] = 0.0          # V is one map: the limit does not apply
