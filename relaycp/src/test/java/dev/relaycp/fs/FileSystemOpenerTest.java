@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.testkit.EmbeddedHdfs;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -27,6 +29,10 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.client.impl.DfsClientConf;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,6 +69,42 @@ class FileSystemOpenerTest {
     assertThat(opened.getFileChecksum(file).getAlgorithmName()).startsWith("COMPOSITE-");
     assertThat(FileSystemOpener.of(new Configuration()).open(new URI(uri + "/some/path")))
         .isSameAs(opened);
+  }
+
+  @Test
+  void anHdfsClientItOpensRetriesACloseSoonerThanHdfsByDefault() throws Exception {
+    FileSystem opened = FileSystemOpener.of(new HdfsConfiguration()).open(hdfs.cluster().getURI());
+
+    DfsClientConf client = ((DistributedFileSystem) opened).getClient().getConf();
+    assertThat(client.getBlockWriteLocateFollowingInitialDelayMs())
+        .isEqualTo(FileSystemOpener.CLOSE_FIRST_RETRY_MILLIS).isLessThan(
+            HdfsClientConfigKeys.BlockWrite.LOCATEFOLLOWINGBLOCK_INITIAL_DELAY_MS_DEFAULT);
+    assertThat(client.getNumBlockWriteLocateFollowingRetry())
+        .isEqualTo(FileSystemOpener.CLOSE_RETRIES);
+    Path file = new Path("/closed-soon");
+    try (FSDataOutputStream out = opened.create(file)) {
+      out.write(new byte[64 * 1024]);
+    }
+    assertThat(opened.getFileStatus(file).getLen()).isEqualTo(64 * 1024);
+  }
+
+  @Test
+  void aCloseRetryChosenBySiteOrUserIsKept() {
+    Configuration site = new HdfsConfiguration(false);
+    site.addResource(new ByteArrayInputStream(("<configuration><property><name>"
+        + FileSystemOpener.CLOSE_RETRIES_KEY + "</name><value>7</value></property>"
+        + "</configuration>").getBytes(StandardCharsets.UTF_8)), "hdfs-site.xml");
+    Configuration user = new HdfsConfiguration();
+    user.setInt(FileSystemOpener.CLOSE_FIRST_RETRY_KEY, 100);
+
+    Configuration fromSite = FileSystemOpener.of(site).configuration();
+    Configuration fromUser = FileSystemOpener.of(user).configuration();
+
+    assertThat(fromSite.getInt(FileSystemOpener.CLOSE_RETRIES_KEY, 0)).isEqualTo(7);
+    assertThat(fromSite.get(FileSystemOpener.CLOSE_FIRST_RETRY_KEY)).isNull();
+    assertThat(fromUser.getInt(FileSystemOpener.CLOSE_FIRST_RETRY_KEY, 0)).isEqualTo(100);
+    assertThat(fromUser.getInt(FileSystemOpener.CLOSE_RETRIES_KEY, 0))
+        .isEqualTo(HdfsClientConfigKeys.BlockWrite.LOCATEFOLLOWINGBLOCK_RETRIES_DEFAULT);
   }
 
   @Test
