@@ -152,7 +152,7 @@ public record DistcpModel() implements CopyModel {
         current.add(new StreamSimulation.Step(settings.taskStartSeconds(), 0));
         currentBytes = 0;
       }
-      current.add(new StreamSimulation.Step(settings.perFileSeconds(), entry, true));
+      current.addAll(fileSteps(settings, entry));
       currentBytes += entry;
     }
     if (current.size() > 1) {
@@ -163,6 +163,18 @@ public record DistcpModel() implements CopyModel {
     // listing file, not the bytes it copies, so the map with the most entries runs first.
     maps.sort(Comparator.comparingInt(List<StreamSimulation.Step>::size).reversed());
     return maps;
+  }
+
+  /**
+   * One entry of the listing as a map's steps: its cost per file on the shared lanes with its
+   * bytes, and before it, where the settings keep it apart, the file's wait for its close,
+   * which holds no lane.
+   */
+  private static List<StreamSimulation.Step> fileSteps(DistcpSettings settings, long bytes) {
+    StreamSimulation.Step work = new StreamSimulation.Step(settings.perFileSeconds(), bytes, true);
+    return settings.closeWaitSeconds() > 0
+        ? List.of(new StreamSimulation.Step(settings.closeWaitSeconds(), 0), work)
+        : List.of(work);
   }
 
   /**
@@ -210,7 +222,7 @@ public record DistcpModel() implements CopyModel {
     for (int first = 0; first < entries.size(); first += perChunk) {
       List<StreamSimulation.Step> chunk = new ArrayList<>();
       for (int entry = first; entry < Math.min(entries.size(), first + perChunk); entry++) {
-        chunk.add(new StreamSimulation.Step(settings.perFileSeconds(), entries.get(entry), true));
+        chunk.addAll(fileSteps(settings, entries.get(entry)));
       }
       chunks.add(chunk);
     }

@@ -20,6 +20,14 @@ import dev.relaycp.error.RelayCpException;
  * it and each goes slower. {@code perFileSeconds} is then the cost of a map that has it to
  * itself.
  *
+ * <p>{@code closeWaitSeconds} is what a file spends, on average, waiting for its namenode to
+ * close it, which takes none of that shared machinery: a namenode closes a file only once a
+ * datanode has reported its last block, and an HDFS client refused first sleeps before it asks
+ * again (400 ms by default, {@code dfs.client.block.write.locateFollowingBlock.initial.delay.ms}).
+ * On a small cluster most of a small file's cost can be that sleep, and maps that sleep leave
+ * the shared machinery to the others: kept apart, the same maps' cost follows when the sleep
+ * is shortened. 0 counts any such wait in {@code perFileSeconds}.
+ *
  * <p>{@code strategy} is DistCp's {@code -strategy}: {@code uniformsize} (the default) cuts the
  * listing into maps of equal bytes up front; {@code dynamic} cuts it into chunks of entries that
  * the maps take as they finish the last, which is how an expert runs DistCp over files of uneven
@@ -34,7 +42,8 @@ public record DistcpSettings(
     int blocksPerChunk,
     DataSize blockSize,
     double concurrentFiles,
-    Strategy strategy) {
+    Strategy strategy,
+    double closeWaitSeconds) {
 
   /** DistCp's {@code -strategy}. */
   public enum Strategy {
@@ -67,6 +76,21 @@ public record DistcpSettings(
   public static final DistcpSettings DEFAULT =
       new DistcpSettings(20, 4, 20.0, 4.0, 0.1, 0, DataSize.ofMebibytes(128), 0);
 
+  /** Settings that count a file's wait for its close in its cost per file. */
+  public DistcpSettings(
+      int maxMaps,
+      int slotsPerNode,
+      double jobStartSeconds,
+      double taskStartSeconds,
+      double perFileSeconds,
+      int blocksPerChunk,
+      DataSize blockSize,
+      double concurrentFiles,
+      Strategy strategy) {
+    this(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds, perFileSeconds, blocksPerChunk,
+        blockSize, concurrentFiles, strategy, 0);
+  }
+
   /** Settings of DistCp's default strategy, {@code uniformsize}. */
   public DistcpSettings(
       int maxMaps,
@@ -84,7 +108,13 @@ public record DistcpSettings(
   /** These settings with another {@code -strategy}. */
   public DistcpSettings withStrategy(Strategy other) {
     return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
-        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, other);
+        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, other, closeWaitSeconds);
+  }
+
+  /** These settings with files that wait {@code seconds} for their close, off the shared lanes. */
+  public DistcpSettings withCloseWaitSeconds(double seconds) {
+    return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
+        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, strategy, seconds);
   }
 
   /** Settings whose per-file cost does not depend on how many maps pay it at once. */
@@ -118,7 +148,8 @@ public record DistcpSettings(
           INVALID_ARGUMENT,
           "DistCp concurrent files " + concurrentFiles + " must be 1 or more, or 0 for no limit");
     }
-    for (double seconds : new double[] {jobStartSeconds, taskStartSeconds, perFileSeconds}) {
+    for (double seconds :
+        new double[] {jobStartSeconds, taskStartSeconds, perFileSeconds, closeWaitSeconds}) {
       if (!(seconds >= 0) || Double.isInfinite(seconds)) {
         throw new RelayCpException(
             INVALID_ARGUMENT, "DistCp overhead " + seconds + " s is not a finite time of 0 or more");

@@ -71,6 +71,29 @@ class DistcpModelTest {
   }
 
   @Test
+  void aFilesWaitForItsCloseHoldsNoSharedLane() {
+    // The 6 maps of 10 files on 3 lanes again, each file 1 s of work and 1 s waiting for its
+    // close. Counted as 2 s of work, the six share the lanes throughout: 10 x 2 x 6 / 3 = 40 s.
+    // Kept apart, the six wait together (1 s) and then work together at half speed (2 s): 30 s.
+    // With no limit on the lanes both are 10 x (1 + 1) = 20 s.
+    PlanInput input =
+        input(files(60, 1.0 / 1024), site(3, 1000, 1000), wideDestination(), machine(10, 100, 20));
+    DistcpSettings lanes = new DistcpSettings(6, 2, 0, 0, 1, 0, DataSize.ofMebibytes(128), 3);
+    DistcpSettings lumped = new DistcpSettings(6, 2, 0, 0, 2, 0, DataSize.ofMebibytes(128), 3);
+    DistcpSettings apart = lanes.withCloseWaitSeconds(1);
+
+    assertThat(model.estimate(withDistcp(input, lumped), 0).seconds()).isCloseTo(40, within(0.01));
+    assertThat(model.estimate(withDistcp(input, apart), 0).seconds()).isCloseTo(30, within(0.01));
+    DistcpSettings unlimited = new DistcpSettings(6, 2, 0, 0, 1, 0, DataSize.ofMebibytes(128), 0);
+    assertThat(model.estimate(withDistcp(input, unlimited.withCloseWaitSeconds(1)), 0).seconds())
+        .isCloseTo(20, within(0.01));
+    assertThat(model.estimate(withDistcp(input, apart.withStrategy(
+        DistcpSettings.Strategy.DYNAMIC)), 0).seconds()).isLessThan(40);
+    assertThatThrownBy(() -> lanes.withCloseWaitSeconds(-1))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("-1.0 s");
+  }
+
+  @Test
   void theDynamicStrategyPaysEachMapsStartOnceAndLeavesNoSlotWaitingForAWave() {
     // Three files of 100 MiB on two nodes of one slot at 10 MiB/s, -m 2, 5 s per task.
     // uniformsize: three maps of one file, the third in a second wave with its own start:
