@@ -7,8 +7,8 @@ container's syslog under LAB_DIR/hosts/*/nm-logs/application_<cluster>_<n>/, and
 line per map: its host, files copied, seconds from the container's first log line to its first
 copy, seconds copying, seconds per file, how many files took 0.3 s or more, and the seconds per
 file over the first and the second half of its files (whether a map gets faster as its JVM
-warms up: in the lab only over its first 25 files or so; the report reads only the first five
-columns). Those are
+warms up: in the lab only over its first 25 files or so; the report reads the first five
+columns and the waits). Those are
 mostly the HDFS client's completeFile back-off: a file's close waits 400 ms (then 800, ...)
 whenever the destination datanode has not yet reported the block to its namenode, so a small
 file's cost is bimodal, ~0.05 s or ~0.45 s, and a map's cost per file follows the share that

@@ -286,20 +286,25 @@ dataset_spans_blocks() {
 }
 
 # DistCp as an expert runs it: -strategy dynamic (maps take chunks of the listing as they
-# finish, so none idles while another holds a long tail), -m at the slot count, and where
-# files span several blocks -blocksperchunk 1 (a file's blocks copied by several maps and
-# concatenated at the destination).
+# finish, so none idles while another holds a long tail), -m at the slot count, where files
+# span several blocks -blocksperchunk 1 (a file's blocks copied by several maps and
+# concatenated at the destination), and its HDFS clients retrying a file's close sooner
+# (LAB_EXPERT_CLOSE_RETRY_MS).
 run_distcp_expert() {
-  local ds=$1 runs=$2 slots=$(($(datanode_count src) * LAB_SLOTS_PER_NODE)) extra=()
+  local ds=$1 runs=$2 slots=$(($(datanode_count src) * LAB_SLOTS_PER_NODE)) extra=() close=()
   if dataset_spans_blocks "$ds"; then extra=(-blocksperchunk 1); fi
+  if [[ -n $LAB_EXPERT_CLOSE_RETRY_MS ]]; then
+    close=("-Ddfs.client.block.write.locateFollowingBlock.initial.delay.ms=$LAB_EXPERT_CLOSE_RETRY_MS"
+      "-Ddfs.client.block.write.locateFollowingBlock.retries=$LAB_EXPERT_CLOSE_RETRIES")
+  fi
   local rj="$runs/$ds-distcp-expert.json"
   fs_rm "$(nn_uri dst)/distcp-expert/$ds"
-  log "DistCp $ds as an expert runs it: -strategy dynamic -m $slots ${extra[*]}"
+  log "DistCp $ds as an expert runs it: -strategy dynamic -m $slots ${extra[*]} ${close[*]}"
   # shellcheck disable=SC2034  # read by host_java
   local JOPTS=-Xmx256m
   measure "$rj" distcp-expert "$ds" 0 "$(datanode_count src)" "$(datanode_count dst)" \
     host_java src-client org.apache.hadoop.tools.DistCp -Ddfs.checksum.combine.mode=COMPOSITE_CRC \
-      -strategy dynamic -m "$slots" "${extra[@]}" \
+      "${close[@]}" -strategy dynamic -m "$slots" "${extra[@]}" \
       "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/distcp-expert/$ds" \
     || log "DistCp (expert) $ds exited non-zero; see $runs/$ds-distcp-expert.err"
   map_timings "$runs/$ds-distcp-expert"
@@ -768,6 +773,7 @@ json.dump({"v_i_mbit": $LAB_VI_MBIT, "v_e_mbit": $LAB_VE_MBIT, "datanodes_per_si
            "loadavg_at_start": "$load_start", "loadavg_at_end": "$(cut -d' ' -f1-3 /proc/loadavg)",
            "relays": "$LAB_RELAYS", "relay_container_mb": $LAB_RELAY_MB,
            "relay_java_opts": "$LAB_RELAY_JAVA_OPTS", "copy_java_opts": "$LAB_COPY_JAVA_OPTS",
+           "expert_close_retry_ms": ${LAB_EXPERT_CLOSE_RETRY_MS:-400},
            "relaycp_bin": "$RELAYCP_BIN"},
           open(sys.argv[1] + "/lab.json", "w"), indent=2)
 PY

@@ -17,6 +17,10 @@ from .parse import (PROBE_FILE_BYTES, PROBE_FILES, U_FILES, V_FILES, W_FILES, X_
 # The planner's defaults for a DistCp map's start-up and per-file cost (DistcpSettings).
 DISTCP_TASK_SECONDS = 4.0
 DISTCP_FILE_SECONDS = 0.1
+# HDFS's first wait before a client asks its namenode again to close a file
+# (dfs.client.block.write.locateFollowingBlock.initial.delay.ms), which the probes' DistCp runs
+# with.
+HDFS_CLOSE_RETRY_SECONDS = 0.4
 
 
 # relaycp's route window for small files: a reader relay streams 16 chunks at once
@@ -237,23 +241,48 @@ def file_groups(file_sizes):
             if "x" in group]
 
 
-def expert_distcp_options(file_sizes, lab):
+def expert_distcp_options(file_sizes, lab, fitted=None):
     """The planner's options for DistCp as the lab's expert run starts it (run.sh's
-    run_distcp_expert): the dynamic strategy, and -blocksperchunk 1 where a file of the
-    dataset (COUNTxBYTES groups) spans more than one block."""
+    run_distcp_expert): the dynamic strategy, -blocksperchunk 1 where a file of the dataset
+    (COUNTxBYTES groups) spans more than one block, and where the fit kept the files' close
+    waits apart, the expert's: as many files wait as in the probes, each for the expert's
+    first retry (lab "expert_close_retry_ms"; HDFS's 400 ms in runs from before 2026-11-29,
+    whose expert did not set it)."""
     options = ["--distcp-strategy", "dynamic"]
     if any(size > lab["block_size"] for _, size in file_groups(file_sizes)):
         options += ["--distcp-blocks-per-chunk", "1"]
+    if fitted and fitted.get("close_wait_share") is not None:
+        retry = lab.get("expert_close_retry_ms") or HDFS_CLOSE_RETRY_SECONDS * 1000
+        options += ["--distcp-close-wait-seconds",
+                    f"{fitted['close_wait_share'] * retry / 1000:.4f}"]
     return options
 
 
 def distcp_options(fitted):
     """The planner's DistCp options for a fit; precise enough that calibrate_distcp's secant
     steps see the model move."""
-    return ["--distcp-job-seconds", f"{fitted['job']:.2f}",
-            "--distcp-task-seconds", f"{fitted['task']:.2f}",
-            "--distcp-file-seconds", f"{fitted['per_file']:.4f}",
-            "--distcp-concurrent-files", f"{fitted['concurrent_files']:.3f}"]
+    options = ["--distcp-job-seconds", f"{fitted['job']:.2f}",
+               "--distcp-task-seconds", f"{fitted['task']:.2f}",
+               "--distcp-file-seconds", f"{fitted['per_file']:.4f}",
+               "--distcp-concurrent-files", f"{fitted['concurrent_files']:.3f}"]
+    if fitted.get("close_wait"):
+        options += ["--distcp-close-wait-seconds", f"{fitted['close_wait']:.4f}"]
+    return options
+
+
+def overriding(arguments, extra):
+    """`arguments` then `extra`, where an option `extra` gives again is taken out of
+    `arguments` with its value (the planner takes each option once)."""
+    given = {value for value in extra if value.startswith("--")}
+    kept, skip = [], False
+    for value in arguments:
+        if skip:
+            skip = False
+        elif value in given:
+            skip = True
+        else:
+            kept.append(value)
+    return kept + extra
 
 
 def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None, external=None):
@@ -267,8 +296,11 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
     map's from V's map, one with every slot busy from W's), the task start-up is the maps' own
     start when alone, and the job start-up is solved on U; until 2026-11-28 evening the task
     and job start-ups were solved on U and T, which charged every later map the first wave's
-    crowded start (52.2 s where L's later maps started in 5.1 s). Returns the corrected fit,
-    or `fitted` where a probe or the planner is missing."""
+    crowded start (52.2 s where L's later maps started in 5.1 s). The files' waits for their
+    close (the share of the maps' files that waited, map_costs' *_waits, times HDFS's first
+    retry) are taken out of both costs per file and kept as the model's close wait, which holds
+    no shared lane ("close_wait", "close_wait_share"; since 2026-11-29). Returns the corrected
+    fit, or `fitted` where a probe or the planner is missing."""
     if fitted is None or not binary or not all(p in distcp for p in ("T", "U", "V", "W")):
         return fitted
     fit = dict(fitted)
@@ -298,8 +330,17 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
             # job's start-up, solved on U, holds it. T, with fewer maps than slots, is not
             # given back.
             bytes_seconds = PROBE_FILE_BYTES / external if external else 0.0
-            lone = max(0.0, map_costs["lone"] - bytes_seconds)
-            wide = max(0.0, map_costs["wide"] - bytes_seconds)
+            # A file whose close the namenode refused first sleeps HDFS's first retry, on no
+            # shared machinery: that is kept apart (the model's close wait), so the maps' work
+            # alone is shared, and a DistCp run with another first retry is priced by it.
+            apart = "lone_waits" in map_costs and "wide_waits" in map_costs
+            lone_wait = map_costs["lone_waits"] * HDFS_CLOSE_RETRY_SECONDS if apart else 0.0
+            wide_wait = map_costs["wide_waits"] * HDFS_CLOSE_RETRY_SECONDS if apart else 0.0
+            lone = max(0.0, map_costs["lone"] - bytes_seconds - lone_wait)
+            wide = max(0.0, map_costs["wide"] - bytes_seconds - wide_wait)
+            if apart:
+                fit["close_wait_share"] = map_costs["wide_waits"]
+                fit["close_wait"] = wide_wait
             fit["per_file"] = lone
             fit["concurrent_files"] = max(1.0, slots * lone / wide) if 0 < lone < wide else 0.0
             fit["lone_per_file"], fit["wide_per_file"] = lone, max(lone, wide)
@@ -452,9 +493,10 @@ def predict(folder, lab, probe, runs, placements=None):
         variants = [("relaycp", "relaycp", f"0-{max(ks)}" if ks else "0", []),
                     ("distcp", "distcp", "0", [])]
         if "distcp-expert" in tools:
-            variants.append(("distcp-expert", "distcp", "0", expert_distcp_options(sizes[ds], lab)))
+            variants.append(("distcp-expert", "distcp", "0",
+                             expert_distcp_options(sizes[ds], lab, fit)))
         for tool, model, pairs, extra in variants:
-            arguments = common + extra + ["--model", model, "--pairs", pairs]
+            arguments = overriding(common, extra) + ["--model", model, "--pairs", pairs]
             shown = " ".join(["plan"] + arguments)
             try:
                 plan = plan_json(binary, arguments)

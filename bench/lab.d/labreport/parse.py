@@ -341,8 +341,9 @@ def warm_up_text(folder):
 
 
 def _map_lines(folder, name):
-    """The map rows of startup/<name>-distcp-maps.txt as (files, start s, copying s), or [] without
-    the file."""
+    """The map rows of startup/<name>-distcp-maps.txt as (files, start s, copying s, waits), waits
+    being how many of its files took 0.3 s or more (None where the file has no such column), or
+    [] without the file."""
     try:
         lines = open(os.path.join(folder, "startup", f"{name}-distcp-maps.txt")).read().splitlines()
     except OSError:
@@ -351,7 +352,8 @@ def _map_lines(folder, name):
     for line in lines:
         fields = line.split()
         if len(fields) >= 5 and fields[0].startswith("container_") and fields[2].isdigit():
-            rows.append((int(fields[2]), float(fields[3]), float(fields[4])))
+            waits = int(fields[6]) if len(fields) >= 7 and fields[6].isdigit() else None
+            rows.append((int(fields[2]), float(fields[3]), float(fields[4]), waits))
     return rows
 
 
@@ -370,14 +372,23 @@ def distcp_map_costs(folder):
     later, in a slot another map left, starts about alone (L's and S's later maps that day:
     5.1-6.3 s).
 
-    {"lone": s, "wide": s, "start": s}, without the key whose probe has no map log."""
+    And the share of those maps' files whose close waited ("lone_waits", "wide_waits"): a file
+    that took 0.3 s or more, which on the lab's small files is the HDFS client's first retry of
+    its close, 400 ms by default (maps.py).
+
+    {"lone": s, "wide": s, "start": s, "lone_waits": share, "wide_waits": share}, without the key
+    whose probe has no map log (or whose log counts no waits)."""
     out = {}
     for key, name, least in (("lone", "V", V_FILES // 2), ("wide", "W", W_FILES // 12)):
-        rows = [(files, copying) for files, _, copying in _map_lines(folder, name)
+        rows = [(files, copying, waits) for files, _, copying, waits in _map_lines(folder, name)
                 if files >= least]
         if rows:
-            out[key] = sum(copying for _, copying in rows) / sum(files for files, _ in rows)
-    starts = [start for name in ("T", "V") for files, start, _ in _map_lines(folder, name) if files]
+            files = sum(row[0] for row in rows)
+            out[key] = sum(row[1] for row in rows) / files
+            if all(row[2] is not None for row in rows):
+                out[key + "_waits"] = sum(row[2] for row in rows) / files
+    starts = [start for name in ("T", "V") for files, start, _, _ in _map_lines(folder, name)
+              if files]
     if starts:
         out["start"] = statistics.median(starts)
     return out

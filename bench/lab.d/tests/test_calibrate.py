@@ -76,6 +76,44 @@ def test_with_the_maps_starts_the_task_is_a_lone_start_and_the_job_is_solved_on_
     assert fit["job"] == pytest.approx(74.1 - 6.4 - 50 * 0.33, abs=0.06)
 
 
+def test_the_files_close_waits_are_kept_apart_and_the_expert_waits_its_own_first_retry(monkeypatch):
+    # The stand-in planner as above, a file costing its work and its close wait in one map.
+    def planner(binary, arguments):
+        value = {arguments[i]: arguments[i + 1] for i in range(len(arguments) - 1)
+                 if arguments[i].startswith("--")}
+        files = int(value["--file-sizes"].split("x")[0])
+        maps = int(value["--distcp-maps"])
+        per_file = (float(value["--distcp-file-seconds"])
+                    + float(value.get("--distcp-close-wait-seconds", 0)))
+        return {"distcpSeconds": float(value["--distcp-job-seconds"])
+                + float(value["--distcp-task-seconds"]) + math.ceil(files / maps) * per_file}
+
+    monkeypatch.setattr(calibrate, "plan_json", planner)
+    distcp = {"T": 31.9, "U": 74.1, "V": 76.0, "W": 129.5}
+    fitted = {"job": 0.0, "task": 1.0, "per_file": 0.3, "concurrent_files": 0.0,
+              "lone_per_file": 0.3, "wide_per_file": 0.3}
+    # Half of V's files and 60% of W's waited HDFS's 400 ms for their close.
+    fit = calibrate.calibrate_distcp("relaycp", [], distcp, 6, fitted,
+                                     {"lone": 0.30, "wide": 0.36, "start": 6.4,
+                                      "lone_waits": 0.5, "wide_waits": 0.6})
+
+    assert fit["per_file"] == pytest.approx(0.30 - 0.5 * 0.4)
+    assert fit["close_wait"] == pytest.approx(0.6 * 0.4)
+    # The maps' work: 0.10 s a file alone, 0.12 with every slot busy: 6 x 0.10 / 0.12 at once.
+    assert fit["concurrent_files"] == pytest.approx(5.0)
+    assert "--distcp-close-wait-seconds" in calibrate.distcp_options(fit)
+    lab = {"block_size": 33554432, "expert_close_retry_ms": 25}
+    assert calibrate.expert_distcp_options("5000x65536", lab, fit) == [
+        "--distcp-strategy", "dynamic", "--distcp-close-wait-seconds", "0.0150"]
+    # A run from before the expert set its retry waited HDFS's.
+    assert calibrate.expert_distcp_options("5000x65536", {"block_size": 33554432}, fit)[-1] == "0.2400"
+
+
+def test_an_option_given_again_replaces_the_first_with_its_value():
+    assert calibrate.overriding(["--a", "1", "--b", "2", "--what-if"], ["--b", "3"]) == [
+        "--a", "1", "--what-if", "--b", "3"]
+
+
 def test_relaycp_options_from_wall_times_give_its_start_up_and_cost_per_file(committed):
     results = committed("lab-2026-11-23-pm")
     startup, lab = results["startup_seconds"], results["lab"]

@@ -149,7 +149,8 @@ def test_distcp_map_costs_come_from_the_maps_that_copied_most_files(tmp_path):
 
     costs = parse.distcp_map_costs(str(tmp_path))
 
-    assert costs == {"lone": pytest.approx(75.6 / 301), "start": pytest.approx(1.0)}
+    assert costs == {"lone": pytest.approx(75.6 / 301), "lone_waits": pytest.approx(164 / 301),
+                     "start": pytest.approx(1.0)}
 
 
 def test_a_maps_start_up_is_the_median_of_the_maps_that_started_alone_not_a_waves(tmp_path):
