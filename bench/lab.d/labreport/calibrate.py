@@ -272,7 +272,8 @@ def distcp_options(fitted):
 
 def overriding(arguments, extra):
     """`arguments` then `extra`, where an option `extra` gives again is taken out of
-    `arguments` with its value (the planner takes each option once)."""
+    `arguments` with its value (the planner takes each option once). Every option in `extra`
+    takes one value."""
     given = {value for value in extra if value.startswith("--")}
     kept, skip = [], False
     for value in arguments:
