@@ -45,7 +45,7 @@ public final class FileSystemOpener {
    * relaycp's first wait before an HDFS client asks its namenode again to close a file, in
    * place of HDFS's 400 ms. A namenode closes a file only once a datanode has reported the
    * file's last block, and the client's first request often comes before that report: in the
-   * WAN lab 48-61% of small files' closes waited, so the 400 ms was most of a small file's
+   * WAN lab 36-61% of small files' closes waited, so the 400 ms was most of a small file's
    * cost. DistCp's maps on 5,000 files of 64 KiB took 359 s with HDFS's waits and 186 s with
    * these (bench/results/lab-2026-11-29-close-retry/). The same keys pace the retries of a
    * block's allocation, which these settings also make sooner.
