@@ -51,19 +51,21 @@ def test_each_file_s_bytes_are_taken_out_of_the_distcp_costs(committed):
     assert calibrate.distcp_overheads({"U": 1.0}, slots) is None
 
 
-def test_with_the_maps_starts_the_task_is_a_lone_start_and_the_job_is_solved_on_u(monkeypatch):
-    # A stand-in for the planner's DistCp model: the job's start-up, one wave of maps each
-    # paying the task's start-up, then its files at the busy cost per file.
-    def planner(binary, arguments):
-        value = {arguments[i]: arguments[i + 1] for i in range(len(arguments) - 1)
-                 if arguments[i].startswith("--")}
-        files = int(value["--file-sizes"].split("x")[0])
-        maps = int(value["--distcp-maps"])
-        seconds = (float(value["--distcp-job-seconds"]) + float(value["--distcp-task-seconds"])
-                   + math.ceil(files / maps) * float(value["--distcp-file-seconds"]))
-        return {"distcpSeconds": seconds}
+def one_wave_planner(binary, arguments):
+    """A stand-in for the planner's DistCp model: the job's start-up, one wave of maps each
+    paying the task's start-up, then its files, each its cost per file and its close wait."""
+    value = {arguments[i]: arguments[i + 1] for i in range(len(arguments) - 1)
+             if arguments[i].startswith("--")}
+    files = int(value["--file-sizes"].split("x")[0])
+    maps = int(value["--distcp-maps"])
+    per_file = (float(value["--distcp-file-seconds"])
+                + float(value.get("--distcp-close-wait-seconds", 0)))
+    return {"distcpSeconds": float(value["--distcp-job-seconds"])
+            + float(value["--distcp-task-seconds"]) + math.ceil(files / maps) * per_file}
 
-    monkeypatch.setattr(calibrate, "plan_json", planner)
+
+def test_with_the_maps_starts_the_task_is_a_lone_start_and_the_job_is_solved_on_u(monkeypatch):
+    monkeypatch.setattr(calibrate, "plan_json", one_wave_planner)
     distcp = {"T": 31.9, "U": 74.1, "V": 76.0, "W": 129.5}
     fitted = {"job": 0.0, "task": 1.0, "per_file": 0.3, "concurrent_files": 0.0,
               "lone_per_file": 0.3, "wide_per_file": 0.3}
@@ -77,18 +79,7 @@ def test_with_the_maps_starts_the_task_is_a_lone_start_and_the_job_is_solved_on_
 
 
 def test_the_files_close_waits_are_kept_apart_and_the_expert_waits_its_own_first_retry(monkeypatch):
-    # The stand-in planner as above, a file costing its work and its close wait in one map.
-    def planner(binary, arguments):
-        value = {arguments[i]: arguments[i + 1] for i in range(len(arguments) - 1)
-                 if arguments[i].startswith("--")}
-        files = int(value["--file-sizes"].split("x")[0])
-        maps = int(value["--distcp-maps"])
-        per_file = (float(value["--distcp-file-seconds"])
-                    + float(value.get("--distcp-close-wait-seconds", 0)))
-        return {"distcpSeconds": float(value["--distcp-job-seconds"])
-                + float(value["--distcp-task-seconds"]) + math.ceil(files / maps) * per_file}
-
-    monkeypatch.setattr(calibrate, "plan_json", planner)
+    monkeypatch.setattr(calibrate, "plan_json", one_wave_planner)
     distcp = {"T": 31.9, "U": 74.1, "V": 76.0, "W": 129.5}
     fitted = {"job": 0.0, "task": 1.0, "per_file": 0.3, "concurrent_files": 0.0,
               "lone_per_file": 0.3, "wide_per_file": 0.3}

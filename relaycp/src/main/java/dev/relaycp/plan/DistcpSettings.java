@@ -76,22 +76,10 @@ public record DistcpSettings(
   public static final DistcpSettings DEFAULT =
       new DistcpSettings(20, 4, 20.0, 4.0, 0.1, 0, DataSize.ofMebibytes(128), 0);
 
-  /** Settings that count a file's wait for its close in its cost per file. */
-  public DistcpSettings(
-      int maxMaps,
-      int slotsPerNode,
-      double jobStartSeconds,
-      double taskStartSeconds,
-      double perFileSeconds,
-      int blocksPerChunk,
-      DataSize blockSize,
-      double concurrentFiles,
-      Strategy strategy) {
-    this(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds, perFileSeconds, blocksPerChunk,
-        blockSize, concurrentFiles, strategy, 0);
-  }
-
-  /** Settings of DistCp's default strategy, {@code uniformsize}. */
+  /**
+   * Settings of DistCp's default strategy, {@code uniformsize}, that count a file's wait for its
+   * close in its cost per file.
+   */
   public DistcpSettings(
       int maxMaps,
       int slotsPerNode,
@@ -102,7 +90,7 @@ public record DistcpSettings(
       DataSize blockSize,
       double concurrentFiles) {
     this(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds, perFileSeconds, blocksPerChunk,
-        blockSize, concurrentFiles, Strategy.UNIFORM_SIZE);
+        blockSize, concurrentFiles, Strategy.UNIFORM_SIZE, 0);
   }
 
   /** These settings with another {@code -strategy}. */
