@@ -334,14 +334,14 @@ def calibrate_distcp(binary, lab_options, distcp, slots, fitted, map_costs=None,
             # A file whose close the namenode refused first sleeps HDFS's first retry, on no
             # shared machinery: that is kept apart (the model's close wait), so the maps' work
             # alone is shared, and a DistCp run with another first retry is priced by it.
-            apart = "lone_waits" in map_costs and "wide_waits" in map_costs
-            lone_wait = map_costs["lone_waits"] * HDFS_CLOSE_RETRY_SECONDS if apart else 0.0
-            wide_wait = map_costs["wide_waits"] * HDFS_CLOSE_RETRY_SECONDS if apart else 0.0
-            lone = max(0.0, map_costs["lone"] - bytes_seconds - lone_wait)
-            wide = max(0.0, map_costs["wide"] - bytes_seconds - wide_wait)
-            if apart:
+            lone_wait = wide_wait = 0.0
+            if "lone_waits" in map_costs and "wide_waits" in map_costs:
+                lone_wait = map_costs["lone_waits"] * HDFS_CLOSE_RETRY_SECONDS
+                wide_wait = map_costs["wide_waits"] * HDFS_CLOSE_RETRY_SECONDS
                 fit["close_wait_share"] = map_costs["wide_waits"]
                 fit["close_wait"] = wide_wait
+            lone = max(0.0, map_costs["lone"] - bytes_seconds - lone_wait)
+            wide = max(0.0, map_costs["wide"] - bytes_seconds - wide_wait)
             fit["per_file"] = lone
             fit["concurrent_files"] = max(1.0, slots * lone / wide) if 0 < lone < wide else 0.0
             fit["lone_per_file"], fit["wide_per_file"] = lone, max(lone, wide)

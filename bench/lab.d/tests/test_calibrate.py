@@ -51,6 +51,12 @@ def test_each_file_s_bytes_are_taken_out_of_the_distcp_costs(committed):
     assert calibrate.distcp_overheads({"U": 1.0}, slots) is None
 
 
+# The DistCp probes' seconds and the closed-form fit the two maps-timed fits below start from.
+PROBE_SECONDS = {"T": 31.9, "U": 74.1, "V": 76.0, "W": 129.5}
+CLOSED_FORM = {"job": 0.0, "task": 1.0, "per_file": 0.3, "concurrent_files": 0.0,
+               "lone_per_file": 0.3, "wide_per_file": 0.3}
+
+
 def one_wave_planner(binary, arguments):
     """A stand-in for the planner's DistCp model: the job's start-up, one wave of maps each
     paying the task's start-up, then its files, each its cost per file and its close wait."""
@@ -66,11 +72,8 @@ def one_wave_planner(binary, arguments):
 
 def test_with_the_maps_starts_the_task_is_a_lone_start_and_the_job_is_solved_on_u(monkeypatch):
     monkeypatch.setattr(calibrate, "plan_json", one_wave_planner)
-    distcp = {"T": 31.9, "U": 74.1, "V": 76.0, "W": 129.5}
-    fitted = {"job": 0.0, "task": 1.0, "per_file": 0.3, "concurrent_files": 0.0,
-              "lone_per_file": 0.3, "wide_per_file": 0.3}
 
-    fit = calibrate.calibrate_distcp("relaycp", [], distcp, 6, fitted,
+    fit = calibrate.calibrate_distcp("relaycp", [], PROBE_SECONDS, 6, CLOSED_FORM,
                                      {"lone": 0.33, "wide": 0.33, "start": 6.4})
 
     assert fit["task"] == 6.4
@@ -80,11 +83,8 @@ def test_with_the_maps_starts_the_task_is_a_lone_start_and_the_job_is_solved_on_
 
 def test_the_files_close_waits_are_kept_apart_and_the_expert_waits_its_own_first_retry(monkeypatch):
     monkeypatch.setattr(calibrate, "plan_json", one_wave_planner)
-    distcp = {"T": 31.9, "U": 74.1, "V": 76.0, "W": 129.5}
-    fitted = {"job": 0.0, "task": 1.0, "per_file": 0.3, "concurrent_files": 0.0,
-              "lone_per_file": 0.3, "wide_per_file": 0.3}
     # Half of V's files and 60% of W's waited HDFS's 400 ms for their close.
-    fit = calibrate.calibrate_distcp("relaycp", [], distcp, 6, fitted,
+    fit = calibrate.calibrate_distcp("relaycp", [], PROBE_SECONDS, 6, CLOSED_FORM,
                                      {"lone": 0.30, "wide": 0.36, "start": 6.4,
                                       "lone_waits": 0.5, "wide_waits": 0.6})
 
