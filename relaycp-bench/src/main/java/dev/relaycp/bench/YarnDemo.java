@@ -108,9 +108,16 @@ final class YarnDemo {
     }
   }
 
-  /** The demo's containers share one machine: smaller than the 1 GiB a cluster would give. */
+  /**
+   * The demo's containers share one machine: smaller than the 1 GiB a cluster would give. Its
+   * NodeManagers' folders go with the demo, so no class-data archive is made there: none would
+   * ever be used.
+   */
   private static Configuration withSmallContainers(Configuration configuration) {
     Configuration small = new Configuration(configuration);
+    if (small.get(YarnRelaySettings.CLASS_DATA_ARCHIVE) == null) {
+      small.setBoolean(YarnRelaySettings.CLASS_DATA_ARCHIVE, false);
+    }
     if (small.get(YarnRelaySettings.MEMORY_MB) == null) {
       small.setInt(YarnRelaySettings.MEMORY_MB, 256);
     }
