@@ -228,6 +228,19 @@ public final class EmbeddedSite implements AutoCloseable {
     }
   }
 
+  /**
+   * The files in folders called {@code folderName} anywhere in the site's NodeManagers' and
+   * datanodes' folders (e.g. what relays keep in a NodeManager's folder for the user).
+   */
+  public List<Path> filesIn(String folderName) throws IOException {
+    requireNonNull(folderName, "folderName is null");
+    try (Stream<Path> files = Files.walk(baseDirectory)) {
+      return files.filter(file -> file.getParent().getFileName().toString().equals(folderName))
+          .filter(Files::isRegularFile)
+          .toList();
+    }
+  }
+
   @Override
   public void close() {
     try {

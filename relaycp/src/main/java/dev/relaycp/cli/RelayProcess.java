@@ -91,9 +91,10 @@ record RelayProcess(String bind, int port, long warmUpBytes, Optional<String> dr
       }
       if (announce.isPresent()) {
         String address = advertisedHost() + ":" + server.localAddress().getPort();
-        ProvisionedRelay.announce(configuration, announce.get(),
-            announceAs.orElse(address.replace(':', '_')), address);
-        ClassDataArchive.refreshInBackground();
+        String name = announceAs.orElse(address.replace(':', '_'));
+        ProvisionedRelay.announce(configuration, announce.get(), name, address);
+        ClassDataArchive.refreshInBackground(
+            () -> ProvisionedRelay.markBusy(configuration, announce.get(), name));
       }
       if (stopOnStdinEof) {
         Thread watcher = new Thread(() -> {

@@ -114,6 +114,12 @@ public final class RelayKeys {
   /** Whether relay containers start from a class-data archive kept on their node. */
   public static final FlagSetting YARN_CLASS_DATA_ARCHIVE =
       new FlagSetting("relaycp.yarn.class-data-archive", true);
+  /**
+   * Seconds a copy that succeeded keeps, after its last byte, the relay containers still making
+   * their node's class-data archive; 0 ends them with the others.
+   */
+  public static final WholeNumberSetting YARN_CLASS_DATA_WAIT_SECONDS =
+      new WholeNumberSetting("relaycp.yarn.class-data-wait-seconds", 30, 0, 3600);
 
   /** Bytes each spawned pair sends in the pre-test that picks the fastest pairs. */
   public static final SizeSetting SPAWN_PRETEST_BYTES =

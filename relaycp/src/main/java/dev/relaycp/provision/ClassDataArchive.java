@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,6 +22,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import org.slf4j.Logger;
@@ -128,9 +130,13 @@ public final class ClassDataArchive {
   /**
    * In a relay JVM started with {@link #javaOptions}, brings the node's archive and its folder of
    * native libraries up to date on a daemon thread; elsewhere (a relay started by hand, a JVM
-   * started without the options) does nothing.
+   * started without the options) does nothing. {@code whileMaking} is opened as the archive's
+   * dump starts and closed as it ends, and only where one runs: the relay tells its driver
+   * there, which holds the container until then, within a bound (otherwise YARN stops the
+   * container, and the dump with it, as the copy ends).
    */
-  public static void refreshInBackground() {
+  public static void refreshInBackground(Supplier<Closeable> whileMaking) {
+    requireNonNull(whileMaking, "whileMaking is null");
     Optional<ClassDataArchive> started = ofThisJvm();
     if (started.isEmpty()) {
       return;
@@ -143,7 +149,7 @@ public final class ClassDataArchive {
             + " node load them from the jar", started.get().archive, e.toString());
       }
       try {
-        started.get().refresh();
+        started.get().refresh(whileMaking);
       } catch (IOException | RuntimeException e) {
         LOG.warn("Cannot make the relays' class-data archive {} ({}); relays on this node start"
             + " without it", started.get().archive, e.toString());
@@ -179,10 +185,10 @@ public final class ClassDataArchive {
   }
 
   /**
-   * Makes the archive unless this JVM runs from one that fits it and its jars; returns whether
-   * it made one.
+   * Makes the archive unless this JVM runs from one that fits it and its jars, with {@code
+   * whileMaking} open while the JVM making it runs; returns whether it made one.
    */
-  boolean refresh() throws IOException, InterruptedException {
+  boolean refresh(Supplier<Closeable> whileMaking) throws IOException, InterruptedException {
     List<Path> jars = leadingJars();
     if (jars.isEmpty()) {
       LOG.debug("No jar leads the class path; no class-data archive");
@@ -210,7 +216,10 @@ public final class ClassDataArchive {
           "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:ArchiveClassesAtExit=" + made,
           "-cp", String.join(File.pathSeparator, realPaths(jars)),
           ClassListLoader.class.getName(), list.toString()));
-      String output = run(command);
+      String output;
+      try (Closeable making = whileMaking.get()) {
+        output = run(command);
+      }
       if (!Files.isRegularFile(made)) {
         throw new IOException("the JVM made no archive: " + output);
       }

@@ -8,6 +8,7 @@ import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import dev.relaycp.fs.RelayAnnouncements;
 import dev.relaycp.relay.DriverWatch;
+import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
@@ -37,6 +38,33 @@ public final class ProvisionedRelay {
       throw HadoopFailures.translate(e, "announcing this relay in " + directory);
     }
     LOG.info("Announced {} as {} in {}", address, name, directory);
+  }
+
+  /**
+   * Says in {@code directoryUri}, the folder relays announce themselves in, that relay {@code
+   * name} is busy with work that outlives the copy, so that its driver waits for it a while
+   * before ending it (YarnRelays#awaitBackgroundWork); closing the result withdraws that. Where
+   * the folder cannot be written the relay goes on without asking, as the work is only worth
+   * waiting for, not needed.
+   */
+  public static Closeable markBusy(Configuration configuration, String directoryUri,
+      String name) {
+    Path directory = new Path(requireNonNull(directoryUri, "directoryUri is null"));
+    try {
+      Closeable marker = RelayAnnouncements.in(
+          FileSystemOpener.of(configuration).open(directory.toUri()), directory).busy(name);
+      return () -> {
+        try {
+          marker.close();
+        } catch (IOException e) {
+          LOG.debug("Cannot withdraw relay {}'s busy marker in {}", name, directory, e);
+        }
+      };
+    } catch (IOException | RuntimeException e) {
+      LOG.info("Cannot tell the driver in {} that relay {} is busy: {}", directory, name,
+          e.toString());
+      return () -> { };
+    }
   }
 
   /**

@@ -26,6 +26,8 @@ import org.apache.hadoop.conf.Configuration;
  * @param jar the product jar to ship; empty for the jar relaycp runs from
  * @param classDataArchive whether relay containers start from, and keep, a class-data archive
  *     on their node ({@link ClassDataArchive})
+ * @param classDataWaitSeconds how long after its last byte a copy that succeeded keeps the
+ *     relays still making their node's archive, which YARN would otherwise stop mid-way
  * @param relayProperties Hadoop and relaycp properties the relays run with (the -D options)
  */
 public record YarnRelaySettings(
@@ -39,6 +41,7 @@ public record YarnRelaySettings(
     int replacementsPerSite,
     Optional<String> jar,
     boolean classDataArchive,
+    long classDataWaitSeconds,
     Map<String, String> relayProperties) {
 
   public static final String QUEUE = RelayKeys.YARN_QUEUE.key();
@@ -51,6 +54,7 @@ public record YarnRelaySettings(
   public static final String REPLACEMENTS = RelayKeys.YARN_REPLACEMENTS_PER_SITE.key();
   public static final String JAR = RelayKeys.YARN_JAR.key();
   public static final String CLASS_DATA_ARCHIVE = RelayKeys.YARN_CLASS_DATA_ARCHIVE.key();
+  public static final String CLASS_DATA_WAIT = RelayKeys.YARN_CLASS_DATA_WAIT_SECONDS.key();
   public static final long DEFAULT_DRIVER_TIMEOUT_SECONDS =
       RelayKeys.DRIVER_TIMEOUT_SECONDS.defaultValue();
   /**
@@ -90,7 +94,8 @@ public record YarnRelaySettings(
         configuration.getTrimmed(STAGING_DIR, "/tmp/relaycp-staging"),
         driverTimeout, startTimeout, replacements,
         jar.isEmpty() ? Optional.empty() : Optional.of(jar),
-        RelayKeys.YARN_CLASS_DATA_ARCHIVE.from(configuration), relayProperties);
+        RelayKeys.YARN_CLASS_DATA_ARCHIVE.from(configuration),
+        RelayKeys.YARN_CLASS_DATA_WAIT_SECONDS.from(configuration), relayProperties);
   }
 
   private static int positive(Configuration configuration, String key, int fallback) {

@@ -2,6 +2,7 @@ package dev.relaycp.provision;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.Datanodes;
@@ -106,6 +107,8 @@ public final class YarnRelays implements RelayProvisioner {
   private Thread monitor;
   /** Whether the first routes are made; the monitor joins later relays only after. */
   private boolean paired;
+  /** Whether the copy has every byte: from then on no lost relay is replaced. */
+  private boolean copied;
   private boolean closed;
   /** Held for the whole of {@link #close}, apart from this object's lock, which callbacks take. */
   private final Object closeLock = new Object();
@@ -504,7 +507,7 @@ public final class YarnRelays implements RelayProvisioner {
         }
       }
       int used = replacements.getOrDefault(site, 0);
-      if (closed || used >= settings.replacementsPerSite()) {
+      if (closed || copied || used >= settings.replacementsPerSite()) {
         LOG.warn("{} site: relay container {} is not replaced ({} of {} replacements used)",
             site.site(), lost, used, settings.replacementsPerSite());
         continue;
@@ -653,6 +656,60 @@ public final class YarnRelays implements RelayProvisioner {
   public Map<String, String> applications() {
     return Map.of("src", source.applicationId().toString(),
         "dst", destination.applicationId().toString());
+  }
+
+  /**
+   * Once the copy has every byte, waits while relays say they are still making their node's
+   * class-data archive ({@link ClassDataArchive}; YARN would stop the dump with the container),
+   * at most {@code relaycp.yarn.class-data-wait-seconds} and only until {@link #close}. The
+   * dump runs once a node and relay jar, so later copies on the same nodes do not wait. No lost
+   * relay is replaced from now on.
+   */
+  @Override
+  public void awaitBackgroundWork() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      copied = true;
+    }
+    long bound = TimeUnit.SECONDS.toNanos(settings.classDataWaitSeconds());
+    long started = System.nanoTime();
+    boolean waited = false;
+    while (bound > 0) {
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+      }
+      List<String> busy = new ArrayList<>();
+      source.busy().forEach(container -> busy.add(key(source, container)));
+      destination.busy().forEach(container -> busy.add(key(destination, container)));
+      if (busy.isEmpty()) {
+        break;
+      }
+      if (!waited) {
+        LOG.info("Keeping {} relay(s) up to {} s while they make their node's class-data"
+            + " archive: {}", busy.size(), settings.classDataWaitSeconds(), busy);
+        waited = true;
+      }
+      if (System.nanoTime() - started >= bound) {
+        LOG.info("Ending {} relay(s) still making their node's class-data archive after {} s"
+            + " ({}); a later copy's relay on the node makes it", busy.size(),
+            settings.classDataWaitSeconds(), RelayKeys.YARN_CLASS_DATA_WAIT_SECONDS.key());
+        return;
+      }
+      try {
+        Thread.sleep(POLL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    if (waited) {
+      LOG.info("The relays' class-data archives were made {} ms after the copy's last byte",
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
   }
 
   /**

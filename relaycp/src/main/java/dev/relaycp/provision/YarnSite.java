@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -437,6 +438,27 @@ final class YarnSite implements AutoCloseable {
       }
     }
     return relays;
+  }
+
+  /**
+   * The running relays that say they are busy with work that outlives the copy (making their
+   * node's class-data archive); empty where the folder cannot be read.
+   */
+  Set<ContainerId> busy() {
+    Set<String> names;
+    try {
+      names = announcements.busy();
+    } catch (IOException e) {
+      LOG.debug("Cannot read which {} relays are busy", site, e);
+      return Set.of();
+    }
+    Set<ContainerId> busy = new HashSet<>();
+    for (ContainerId container : running.keySet()) {
+      if (names.contains(container.toString())) {
+        busy.add(container);
+      }
+    }
+    return busy;
   }
 
   /** Containers that ended before the copy let them go; each is reported once. */

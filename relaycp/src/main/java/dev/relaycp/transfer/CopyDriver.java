@@ -344,6 +344,10 @@ public final class CopyDriver {
         run.endStaging(settings.destination(), failure);
       }
       forget(onSignal);
+      if (!committed && release != null) {
+        // A copy that failed waits for no relay's background work.
+        routeSource.close();
+      }
       awaitRelease(release);
     }
   }
@@ -374,9 +378,18 @@ public final class CopyDriver {
     }
   }
 
-  /** Closes {@code routeSource} on a thread of its own, which {@link #awaitRelease} joins. */
+  /**
+   * Closes {@code routeSource}, once the work its relays do past the copy is done, on a thread
+   * of its own, which {@link #awaitRelease} joins.
+   */
   private static Thread releaseInBackground(RouteSource routeSource) {
     Thread release = new Thread(() -> {
+      try {
+        routeSource.awaitBackgroundWork();
+      } catch (RuntimeException e) {
+        LOG.debug("Waiting for the {} relays' background work failed", routeSource.provisioner(),
+            e);
+      }
       try {
         routeSource.close();
       } catch (RuntimeException e) {

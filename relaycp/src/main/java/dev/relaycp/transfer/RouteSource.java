@@ -32,6 +32,14 @@ public interface RouteSource extends AutoCloseable {
     return Map.of();
   }
 
+  /**
+   * Called once the copy has every byte and before {@link #close()} on success: waits, within
+   * a bound of the source's own and only until {@link #close()}, while relays it started do
+   * work that outlives the copy and that ending them would lose. Relays that cost by the second
+   * and do no such work may be released here. Returns at once where there is none.
+   */
+  default void awaitBackgroundWork() {}
+
   /** Releases every relay this source started; safe to call more than once. */
   @Override
   void close();

@@ -95,6 +95,14 @@ final class StartingRelays implements RouteSource {
     return relays().relaysStarted();
   }
 
+  /** Nothing to wait for where the relays have not started (or failed to). */
+  @Override
+  public void awaitBackgroundWork() {
+    if (started.isDone() && !started.isCompletedExceptionally()) {
+      started.join().awaitBackgroundWork();
+    }
+  }
+
   @Override
   public void close() {
     if (!started.isDone()) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import dev.relaycp.testkit.EmbeddedHdfs;
+import java.io.Closeable;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.nio.file.Files;
@@ -67,6 +68,34 @@ class RelayAnnouncementsTest {
     assertThat(List.of(fileSystem.listStatus(directory)))
         .filteredOn(status -> status.getPath().getName().startsWith("container_1"))
         .allSatisfy(status -> assertThat(status.getLen()).isZero());
+  }
+
+  @ParameterizedTest
+  @MethodSource("fileSystems")
+  void aRelaySaysItIsBusyBesideItsAnnouncementUntilItsWorkEnds(FileSystem fileSystem)
+      throws Exception {
+    Path directory = fresh(fileSystem, "busy");
+    fileSystem.mkdirs(directory);
+    RelayAnnouncements announcements = RelayAnnouncements.in(fileSystem, directory);
+    announcements.publish("container_1_0001_01_000002", "dn1:1");
+    announcements.publish("container_1_0001_01_000003", "dn2:1");
+
+    Closeable busy = announcements.busy("container_1_0001_01_000003");
+
+    assertThat(announcements.busy()).containsExactly("container_1_0001_01_000003");
+    assertThat(announcements.read()).as("a marker is no announcement").containsOnly(
+        entry("container_1_0001_01_000002", "dn1:1"), entry("container_1_0001_01_000003", "dn2:1"));
+    busy.close();
+    assertThat(announcements.busy()).isEmpty();
+    Closeable late = announcements.busy("container_1_0001_01_000002");
+    fileSystem.delete(directory, true);
+    late.close();
+    assertThat(announcements.busy()).isEmpty();
+    assertThat(fileSystem.exists(directory)).isFalse();
+    assertThatThrownBy(() -> announcements.busy("container_1_0001_01_000002"))
+        .isInstanceOf(FileNotFoundException.class);
+    assertThatThrownBy(() -> announcements.busy("a!b"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'!'");
   }
 
   @ParameterizedTest

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
@@ -64,8 +65,14 @@ class ClassDataArchiveTest {
     ClassDataArchive made = ClassDataArchive.of(archive, list,
         List.of(relayJar, jar, temporary, temporary.resolve("missing.jar")));
 
-    assertThat(made.refresh()).isTrue();
+    List<String> held = new ArrayList<>();
 
+    assertThat(made.refresh(() -> {
+      held.add("opened with the archive " + (Files.exists(archive) ? "made" : "to make"));
+      return () -> held.add("closed");
+    })).isTrue();
+
+    assertThat(held).containsExactly("opened with the archive to make", "closed");
     assertThat(archive).isRegularFile();
     assertThat(Files.readString(temporary.resolve("node/relaycp-class-data/relay-test.key")))
         .isEqualTo(ClassDataArchive.fingerprint(List.of(relayJar, jar)));
@@ -129,7 +136,13 @@ class ClassDataArchiveTest {
     ClassDataArchive none = ClassDataArchive.of(archive, temporary.resolve("classes.lst"),
         List.of(temporary));
 
-    assertThat(none.refresh()).isFalse();
+    List<String> held = new ArrayList<>();
+
+    assertThat(none.refresh(() -> {
+      held.add("opened");
+      return () -> held.add("closed");
+    })).isFalse();
+    assertThat(held).as("no dump ran, so no driver is asked to wait").isEmpty();
     assertThat(archive.getParent()).doesNotExist();
   }
 

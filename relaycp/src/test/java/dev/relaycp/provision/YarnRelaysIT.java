@@ -29,7 +29,10 @@ import org.apache.hadoop.yarn.api.records.SignalContainerCommand;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * jar localized into real container processes that run on a Hadoop installation's class
  * path, and the driver as a user runs it (the CLI, or a JVM of its own to be killed).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class YarnRelaysIT {
   private static final long BLOCK = 256 * 1024;
   private static final int NODES = 2;
@@ -188,9 +192,15 @@ class YarnRelaysIT {
     return jars;
   }
 
+  /**
+   * The first copy on these NodeManagers: its relays make their node's class-data archive,
+   * which takes longer than this small copy, so the driver keeps them until it is made.
+   */
   @Test
+  @Order(1)
   void copiesThroughYarnRelaysOnBothSitesAndLeavesNothingRunning() throws Exception {
-    Result result = copy("/demo", "/copy-demo");
+    Result result = copy("/demo", "/copy-demo",
+        "-D", YarnRelaySettings.CLASS_DATA_WAIT + "=120");
     List<String> jarsAfterOneCopy = cachedJars(source);
 
     assertThat(result.exitCode()).as(result.err()).isZero();
@@ -207,6 +217,13 @@ class YarnRelaysIT {
     assertThat(staged(destination)).as("destination staging left").isEmpty();
     assertThat(jarsAfterOneCopy).as("the relay jar, kept for the next copy").hasSize(1);
     assertThat(cachedJars(destination)).hasSize(1);
+    for (EmbeddedSite site : List.of(source, destination)) {
+      assertThat(site.filesIn("relaycp-class-data"))
+          .as(site.name() + " nodes' class-data archives, made while the driver kept the relays")
+          .map(file -> file.getFileName().toString())
+          .filteredOn(name -> name.endsWith(".jsa")).hasSize(NODES)
+          .allMatch(name -> name.startsWith("relay-"));
+    }
     // Each relay logs into its container's syslog (ContainerLogConfigurator), in YARN's layout.
     for (EmbeddedSite site : List.of(source, destination)) {
       List<String> announced = new ArrayList<>();

@@ -434,13 +434,30 @@ public final class SpawnedRelays implements RelayProvisioner {
   }
 
   private void release(Tracked tracked) {
-    if (tracked.releasedAt != 0) {
-      return;
+    synchronized (tracked) {
+      if (tracked.releasedAt != 0) {
+        return;
+      }
+      tracked.releasedAt = System.nanoTime();
     }
-    tracked.releasedAt = System.nanoTime();
     if (tracked.host != null) {
       request.spawner().release(tracked.host);
     }
+  }
+
+  /**
+   * Releases the spawned hosts that are up (they cost by the second and do no work past the
+   * copy), then waits for the base's ({@link RouteSource#awaitBackgroundWork}); {@link #close}
+   * releases the rest.
+   */
+  @Override
+  public void awaitBackgroundWork() {
+    for (Tracked tracked : hosts) {
+      if (tracked.host != null && !closed) {
+        release(tracked);
+      }
+    }
+    base.ifPresent(RouteSource::awaitBackgroundWork);
   }
 
   /**
