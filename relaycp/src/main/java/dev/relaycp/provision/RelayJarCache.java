@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.util.UUID;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -87,7 +89,7 @@ final class RelayJarCache {
         fileSystem.delete(cached, false);
         existing = null;
       }
-      if (existing == null && fileSystem.rename(temporary, cached)) {
+      if (existing == null && placeUnlessThere(fileSystem, temporary, cached)) {
         LOG.info("Relay jar staged in {}, for this copy and the next ones", cached);
       }
       // Else another caller put the same content in place first.
@@ -95,6 +97,29 @@ final class RelayJarCache {
       fileSystem.delete(temporary, false);
     }
     return fileSystem.getFileStatus(cached);
+  }
+
+  /**
+   * Puts {@code from} at {@code to} unless a file is there, in one step: HDFS's rename fails
+   * where {@code to} exists. A local file system's rename replaces it, so two callers that both
+   * found no jar would each put theirs, and the first's modification time would no longer be
+   * the file's; there the jar is hard-linked into place, which fails where a file is.
+   */
+  private static boolean placeUnlessThere(FileSystem fileSystem, Path from, Path to)
+      throws IOException {
+    if (!"file".equals(fileSystem.getScheme())) {
+      return fileSystem.rename(from, to);
+    }
+    try {
+      Files.createLink(localPath(fileSystem, to), localPath(fileSystem, from));
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    }
+  }
+
+  private static java.nio.file.Path localPath(FileSystem fileSystem, Path path) {
+    return java.nio.file.Path.of(fileSystem.makeQualified(path).toUri());
   }
 
   private static FileStatus statusOrNull(FileSystem fileSystem, Path path) throws IOException {
