@@ -217,12 +217,15 @@ class YarnRelaysIT {
     assertThat(staged(destination)).as("destination staging left").isEmpty();
     assertThat(jarsAfterOneCopy).as("the relay jar, kept for the next copy").hasSize(1);
     assertThat(cachedJars(destination)).hasSize(1);
+    // Every NodeManager here is "localhost", so a site's two relays may run on one of them,
+    // which then has the one archive both made.
     for (EmbeddedSite site : List.of(source, destination)) {
-      assertThat(site.filesIn("relaycp-class-data"))
-          .as(site.name() + " nodes' class-data archives, made while the driver kept the relays")
-          .map(file -> file.getFileName().toString())
-          .filteredOn(name -> name.endsWith(".jsa")).hasSize(NODES)
+      List<String> kept = site.filesIn("relaycp-class-data").stream()
+          .map(file -> file.getFileName().toString()).toList();
+      assertThat(kept).as(site.name() + " nodes' class-data archives, made while the driver"
+          + " kept the relays").filteredOn(name -> name.endsWith(".jsa")).isNotEmpty()
           .allMatch(name -> name.startsWith("relay-"));
+      assertThat(kept).as("no dump cut off mid-way").noneMatch(name -> name.contains(".part-"));
     }
     // Each relay logs into its container's syslog (ContainerLogConfigurator), in YARN's layout.
     for (EmbeddedSite site : List.of(source, destination)) {
