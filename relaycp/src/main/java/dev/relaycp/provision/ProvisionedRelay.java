@@ -32,8 +32,7 @@ public final class ProvisionedRelay {
       String address) {
     Path directory = new Path(requireNonNull(directoryUri, "directoryUri is null"));
     try {
-      RelayAnnouncements.in(FileSystemOpener.of(configuration).open(directory.toUri()),
-          directory).publish(name, address);
+      announcementsIn(configuration, directory).publish(name, address);
     } catch (IOException e) {
       throw HadoopFailures.translate(e, "announcing this relay in " + directory);
     }
@@ -51,8 +50,7 @@ public final class ProvisionedRelay {
       String name) {
     Path directory = new Path(requireNonNull(directoryUri, "directoryUri is null"));
     try {
-      Closeable marker = RelayAnnouncements.in(
-          FileSystemOpener.of(configuration).open(directory.toUri()), directory).busy(name);
+      Closeable marker = announcementsIn(configuration, directory).busy(name);
       return () -> {
         try {
           marker.close();
@@ -65,6 +63,12 @@ public final class ProvisionedRelay {
           e.toString());
       return () -> { };
     }
+  }
+
+  /** The folder relays announce themselves in, on the relay's own client of its cluster. */
+  private static RelayAnnouncements announcementsIn(Configuration configuration, Path directory) {
+    return RelayAnnouncements.in(FileSystemOpener.of(configuration).open(directory.toUri()),
+        directory);
   }
 
   /**
