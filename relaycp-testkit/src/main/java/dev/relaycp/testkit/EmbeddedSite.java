@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
@@ -220,12 +221,7 @@ public final class EmbeddedSite implements AutoCloseable {
    */
   public List<Path> containerLogs(String fileName) throws IOException {
     requireNonNull(fileName, "fileName is null");
-    try (Stream<Path> files = Files.walk(baseDirectory)) {
-      return files.filter(file -> file.getFileName().toString().equals(fileName))
-          .filter(file -> file.getParent().getFileName().toString().startsWith("container_"))
-          .filter(Files::isRegularFile)
-          .toList();
-    }
+    return files((folder, name) -> name.equals(fileName) && folder.startsWith("container_"));
   }
 
   /**
@@ -234,8 +230,14 @@ public final class EmbeddedSite implements AutoCloseable {
    */
   public List<Path> filesIn(String folderName) throws IOException {
     requireNonNull(folderName, "folderName is null");
+    return files((folder, name) -> folder.equals(folderName));
+  }
+
+  /** The site's regular files whose folder's and own names {@code wanted} takes. */
+  private List<Path> files(BiPredicate<String, String> wanted) throws IOException {
     try (Stream<Path> files = Files.walk(baseDirectory)) {
-      return files.filter(file -> file.getParent().getFileName().toString().equals(folderName))
+      return files.filter(file -> wanted.test(file.getParent().getFileName().toString(),
+              file.getFileName().toString()))
           .filter(Files::isRegularFile)
           .toList();
     }
