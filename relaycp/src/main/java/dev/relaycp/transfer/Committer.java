@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclUtil;
 import org.apache.hadoop.ipc.RemoteException;
@@ -150,10 +151,12 @@ final class Committer {
       for (SourceDirectory directory : tree.directories()) {
         ensureDirectory(finalPath(destinationRoot, directory.relativePath()), createdDirectories);
       }
+      Map<String, FileStatus> stagedStatus = statusOfStaged(stagedFiles);
       try {
         ParallelSteps.forEachIndex(pool, tree.files().size(), parallelism, index -> {
-          commitFile(tree.files().get(index), new Path(stagedFiles.get(index)), destinationRoot,
-              placedFiles);
+          Path staged = new Path(stagedFiles.get(index));
+          commitFile(tree.files().get(index), staged,
+              stagedStatus.get(staged.toUri().getPath()), destinationRoot, placedFiles);
           return null;
         });
       } catch (ExecutionException e) {
@@ -199,10 +202,36 @@ final class Committer {
     }
   }
 
-  private void commitFile(SourceFile file, Path staged, Path destinationRoot,
-      List<Path> placedFiles) throws IOException {
+  /**
+   * The staged files' status, by path, from one listing of each folder that holds more than
+   * one of them (a tree of small files stages them side by side): a file whose permission or
+   * owner already is its source's is then not given them again, which for many small files
+   * spares the namenode two calls of the four a file's commit makes. Files in folders of their
+   * own are not listed, and get every call.
+   */
+  private Map<String, FileStatus> statusOfStaged(List<URI> stagedFiles) throws IOException {
+    Map<Path, Integer> perFolder = new HashMap<>();
+    for (URI staged : stagedFiles) {
+      perFolder.merge(new Path(staged).getParent(), 1, Integer::sum);
+    }
+    Map<String, FileStatus> status = new HashMap<>();
+    for (Map.Entry<Path, Integer> folder : perFolder.entrySet()) {
+      if (folder.getValue() > 1) {
+        RemoteIterator<FileStatus> listed = fileSystem.listStatusIterator(folder.getKey());
+        while (listed.hasNext()) {
+          FileStatus entry = listed.next();
+          status.put(entry.getPath().toUri().getPath(), entry);
+        }
+      }
+    }
+    return status;
+  }
+
+  /** @param stagedStatus the staged file's status, if listed; null to set every attribute */
+  private void commitFile(SourceFile file, Path staged, FileStatus stagedStatus,
+      Path destinationRoot, List<Path> placedFiles) throws IOException {
     Path target = finalPath(destinationRoot, file.relativePath());
-    applyAttributes(staged, target, file.attributes(), new Path(file.uri()));
+    applyAttributes(staged, target, file.attributes(), new Path(file.uri()), stagedStatus);
     fileContext.rename(staged, target, overwrite ? Options.Rename.OVERWRITE : Options.Rename.NONE);
     placedFiles.add(target);
   }
@@ -238,14 +267,22 @@ final class Committer {
     }
   }
 
+  private void applyAttributes(Path target, Path finalTarget, FileAttributes attributes,
+      Path sourcePath) throws IOException {
+    applyAttributes(target, finalTarget, attributes, sourcePath, null);
+  }
+
   /**
    * @param target where to set them (a staged file keeps them through its rename)
    * @param finalTarget the name {@link NotPreserved} reports
+   * @param current the target's status, where known: what it already has is not set again
    */
   private void applyAttributes(Path target, Path finalTarget, FileAttributes attributes,
-      Path sourcePath) throws IOException {
+      Path sourcePath, FileStatus current) throws IOException {
     boolean acl = preserve.contains(PreservedAttribute.ACL);
-    if (preserve.contains(PreservedAttribute.PERMISSION) || acl) {
+    boolean permissionSet = current != null && !current.hasAcl()
+        && current.getPermission().equals(attributes.permission());
+    if ((preserve.contains(PreservedAttribute.PERMISSION) || acl) && !permissionSet) {
       attempt(finalTarget, "permission",
           () -> fileSystem.setPermission(target, attributes.permission()));
     }
@@ -270,7 +307,10 @@ final class Committer {
     }
     boolean user = preserve.contains(PreservedAttribute.USER);
     boolean group = preserve.contains(PreservedAttribute.GROUP);
-    if (user || group) {
+    boolean ownerSet = current != null
+        && (!user || current.getOwner().equals(attributes.owner()))
+        && (!group || current.getGroup().equals(attributes.group()));
+    if ((user || group) && !ownerSet) {
       String what = user && group ? "user,group" : user ? "user" : "group";
       attempt(finalTarget, what, () -> fileSystem.setOwner(target,
           user ? attributes.owner() : null, group ? attributes.group() : null));

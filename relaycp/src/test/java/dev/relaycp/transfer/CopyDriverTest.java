@@ -105,6 +105,7 @@ class CopyDriverTest {
       assertThat(copied.getModificationTime()).as(file).isEqualTo(original.getModificationTime());
       assertThat(copied.getReplication()).as(file).isEqualTo(original.getReplication());
       assertThat(copied.getOwner()).as(file).isEqualTo(original.getOwner());
+      assertThat(copied.getGroup()).as(file).isEqualTo(original.getGroup());
       assertThat(destination.getFileChecksum(to)).as(file)
           .isEqualTo(source.getFileChecksum(from));
     }
