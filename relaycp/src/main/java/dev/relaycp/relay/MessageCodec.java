@@ -28,6 +28,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * Maps {@link RelayMessage}s to {@link Frame}s and back. Payloads of control frames are
@@ -45,7 +46,9 @@ import java.util.List;
  * | int16           | utf each                                    |
  * +-----------------+---------------------------------------------+
  * END_OF_CHUNK: chunkId int64, length int64     CHUNK_WRITTEN: chunkId int64, part handle
- * CHUNK_DONE: chunkId int64, bytes int64, wire bytes int64, part handle
+ * CHUNK_DONE: chunkId int64, bytes int64, wire bytes int64, part handle,
+ *             then, where the reader knows it, the source bytes' CRC32C int32 (absent from
+ *             relays older than it, so a frame that ends after the part handle has none)
  * CHUNK_FAILED: chunkId int64, error code utf, message utf
  * CHALLENGE: nonce bytes    PROOF: mac bytes, nonce bytes    AUTHENTICATED: mac bytes
  * TRANSFER:
@@ -119,6 +122,9 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       output.writeLong(done.bytes());
       output.writeLong(done.wireBytes());
       writeBytes(output, done.partHandle());
+      if (done.sourceCrc32c().isPresent()) {
+        output.writeInt(done.sourceCrc32c().getAsInt());
+      }
       return FrameType.CHUNK_DONE;
     } else if (message instanceof ChunkFailed failed) {
       output.writeLong(failed.chunkId());
@@ -154,7 +160,7 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     out.add(message);
   }
 
-  private static RelayMessage read(FrameType type, DataInput input) throws IOException {
+  private static RelayMessage read(FrameType type, ByteBufInputStream input) throws IOException {
     return switch (type) {
       case CHALLENGE -> new Challenge(readBytes(input));
       case PROOF -> new Proof(readBytes(input), readBytes(input));
@@ -166,13 +172,22 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       case WRITE_CHUNK -> new WriteChunk(readOrder(input));
       case END_OF_CHUNK -> new EndOfChunk(input.readLong(), input.readLong());
       case CHUNK_WRITTEN -> new ChunkWritten(input.readLong(), readBytes(input));
-      case CHUNK_DONE -> new ChunkDone(input.readLong(), input.readLong(), input.readLong(),
-          readBytes(input));
+      case CHUNK_DONE -> readChunkDone(input);
       case CHUNK_FAILED ->
           new ChunkFailed(input.readLong(), ErrorCode.valueOf(input.readUTF()), input.readUTF());
       case DATA, COMPRESSED_DATA ->
           throw new IllegalStateException("DATA frames are decoded without a copy");
     };
+  }
+
+  private static ChunkDone readChunkDone(ByteBufInputStream input) throws IOException {
+    long chunkId = input.readLong();
+    long bytes = input.readLong();
+    long wireBytes = input.readLong();
+    byte[] partHandle = readBytes(input);
+    boolean crcFollows = input.available() >= Integer.BYTES;
+    return new ChunkDone(chunkId, bytes, wireBytes, partHandle,
+        crcFollows ? OptionalInt.of(input.readInt()) : OptionalInt.empty());
   }
 
   private static void writeOrder(DataOutput output, ChunkOrder order) throws IOException {

@@ -26,12 +26,15 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -149,9 +152,12 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   private void stream(ChunkOrder order, WriterLink link,
       CompletableFuture<ChunkWritten> written) {
     AtomicLong wireBytes = new AtomicLong();
+    // Set before END_OF_CHUNK goes, so before the writer can answer; read when it has.
+    AtomicInteger sourceCrc = new AtomicInteger();
     boolean compress = scope.transfer().compress();
     written.whenComplete((done, failure) -> driver.writeAndFlush(done != null
-        ? new ChunkDone(order.chunkId(), order.length(), wireBytes.get(), done.partHandle())
+        ? new ChunkDone(order.chunkId(), order.length(), wireBytes.get(), done.partHandle(),
+            OptionalInt.of(sourceCrc.get()))
         : failedMessage(order.chunkId(), failure)));
     long started = System.nanoTime();
     // WRITE_CHUNK goes with the first DATA frame and END_OF_CHUNK with the last, so a small
@@ -161,9 +167,11 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     try (InputStream source =
         scope.asCaller(() -> reader.open(order.source(), order.offset()))) {
       long remaining = order.length();
+      CRC32C crc = new CRC32C();
       while (remaining > 0) {
         int size = (int) Math.min(dataFrameBytes, remaining);
         ByteBuf bytes = readFully(source, size, order);
+        crc.update(bytes.nioBuffer());
         RelayMessage frame = compress ? DataCompression.compress(bytes) : new Data(bytes);
         unsent.add(frame);
         wireBytes.addAndGet(((ByteBufHolder) frame).content().readableBytes());
@@ -173,6 +181,7 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
           sendAll(link, unsent);
         }
       }
+      sourceCrc.set((int) crc.getValue());
       unsent.add(new EndOfChunk(order.chunkId(), order.length()));
       link.connection.awaitWritable();
       sendAll(link, unsent);

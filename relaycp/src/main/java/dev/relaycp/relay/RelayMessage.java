@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.DefaultByteBufHolder;
 import java.net.URI;
 import java.util.Arrays;
+import java.util.OptionalInt;
 
 /** The messages of the relay protocol; {@link MessageCodec} maps each to one frame type. */
 public sealed interface RelayMessage {
@@ -186,15 +187,23 @@ public sealed interface RelayMessage {
 
   /**
    * Reader to driver: the chunk crossed the whole route; {@code wireBytes} is what crossed the
-   * relay hop for it (less than {@code bytes} where it went compressed).
+   * relay hop for it (less than {@code bytes} where it went compressed). {@code sourceCrc32c} is
+   * the CRC32C of the chunk's bytes as the reader read them, through an HDFS client that checked
+   * them against the source's own checksums; empty from a relay that does not send it.
    */
-  record ChunkDone(long chunkId, long bytes, long wireBytes, byte[] partHandle)
-      implements RelayMessage {
+  record ChunkDone(long chunkId, long bytes, long wireBytes, byte[] partHandle,
+      OptionalInt sourceCrc32c) implements RelayMessage {
     public ChunkDone {
       partHandle = requireNonNull(partHandle, "partHandle is null").clone();
+      requireNonNull(sourceCrc32c, "sourceCrc32c is null");
     }
 
-    /** A chunk whose bytes crossed uncompressed. */
+    /** A chunk whose bytes' CRC is not known. */
+    public ChunkDone(long chunkId, long bytes, long wireBytes, byte[] partHandle) {
+      this(chunkId, bytes, wireBytes, partHandle, OptionalInt.empty());
+    }
+
+    /** A chunk whose bytes crossed uncompressed and whose CRC is not known. */
     public ChunkDone(long chunkId, long bytes, byte[] partHandle) {
       this(chunkId, bytes, bytes, partHandle);
     }
@@ -210,7 +219,8 @@ public sealed interface RelayMessage {
           && chunkId == that.chunkId
           && bytes == that.bytes
           && wireBytes == that.wireBytes
-          && Arrays.equals(partHandle, that.partHandle);
+          && Arrays.equals(partHandle, that.partHandle)
+          && sourceCrc32c.equals(that.sourceCrc32c);
     }
 
     @Override

@@ -7,20 +7,28 @@ import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.HadoopFailures;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.CrcUtil;
 
 /**
- * Compares a source file and its copy by {@link FileChecksum}. Both FileSystems must have been
- * opened in COMPOSITE_CRC mode (see {@link dev.relaycp.fs.FileSystemOpener}): then the
- * checksum depends only on the bytes, not on block size or how the copy was cut into parts.
+ * Compares a copy with its source by {@link FileChecksum}: with the source's own, or with the
+ * CRC32C of the source's bytes as the relays read them. Both FileSystems must have been opened
+ * in COMPOSITE_CRC mode (see {@link dev.relaycp.fs.FileSystemOpener}): then the checksum
+ * depends only on the bytes, not on block size or how the copy was cut into parts, and a
+ * COMPOSITE-CRC32C checksum is the CRC32C of all the file's bytes.
  */
 public final class ChecksumVerifier {
+  /** HDFS's name for a file checksum that is the CRC32C of all the file's bytes. */
+  static final String COMPOSITE_CRC32C = "COMPOSITE-CRC32C";
+
   private final FileSystem source;
   private final FileSystem destination;
 
@@ -30,8 +38,30 @@ public final class ChecksumVerifier {
   }
 
   public FileVerification verify(String path, URI sourceFile, URI copy, long bytes) {
-    FileChecksum expected = checksum(source, sourceFile);
+    return compare(path, sourceFile, copy, bytes, checksum(destination, copy));
+  }
+
+  /**
+   * Compares a copy with {@code sourceCrc32c}, the CRC32C of its source's bytes as the reader
+   * relays read them (see {@link SourceCrcs}), when the copy's checksum is a COMPOSITE-CRC32C;
+   * otherwise (no CRC known, or the destination writes CRC32 checksums) with the source's
+   * {@link FileChecksum}, as {@link #verify(String, URI, URI, long)} does.
+   */
+  public FileVerification verify(String path, URI sourceFile, URI copy, long bytes,
+      OptionalInt sourceCrc32c) {
     FileChecksum actual = checksum(destination, copy);
+    if (sourceCrc32c.isEmpty() || actual == null
+        || !COMPOSITE_CRC32C.equals(actual.getAlgorithmName())) {
+      return compare(path, sourceFile, copy, bytes, actual);
+    }
+    return new FileVerification(path, bytes, actual.getAlgorithmName(),
+        HexFormat.of().formatHex(actual.getBytes()),
+        Arrays.equals(actual.getBytes(), CrcUtil.intToBytes(sourceCrc32c.getAsInt())));
+  }
+
+  private FileVerification compare(String path, URI sourceFile, URI copy, long bytes,
+      FileChecksum actual) {
+    FileChecksum expected = checksum(source, sourceFile);
     if (expected == null || actual == null) {
       throw new RelayCpException(ErrorCode.UNSUPPORTED_FILESYSTEM,
           "cannot verify " + path + ": " + (expected == null ? sourceFile : copy)

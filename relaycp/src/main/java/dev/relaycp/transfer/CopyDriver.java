@@ -53,6 +53,7 @@ import org.apache.hadoop.fs.BBUploadHandle;
 import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
+import java.util.stream.Collectors;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.MultipartUploader;
 import org.apache.hadoop.fs.PartHandle;
@@ -585,6 +586,7 @@ public final class CopyDriver {
     private final Map<Integer, byte[]> uploads = new HashMap<>();
     private final Map<Integer, Map<Integer, byte[]>> parts = new ConcurrentHashMap<>();
     private final Map<Integer, URI> wholeFiles = new ConcurrentHashMap<>();
+    private final SourceCrcs sourceCrcs = new SourceCrcs();
     private final AtomicLong bytesDone = new AtomicLong();
     private final AtomicInteger chunksDone = new AtomicInteger();
     private final AtomicInteger chunksResent = new AtomicInteger();
@@ -920,6 +922,7 @@ public final class CopyDriver {
     @Override
     public void chunkDone(Chunk chunk, ChunkDone done) {
       backFromRoute(chunk, chunk.length(), done.wireBytes());
+      sourceCrcs.record(chunk, done.sourceCrc32c());
       int send = sends.get(chunk.id()) - 1;
       SourceFile file = tree.files().get(chunk.fileIndex());
       if (chunk.wholeFile()) {
@@ -1034,11 +1037,14 @@ public final class CopyDriver {
     List<FileVerification> verify(FileSystem source, ExecutorService pool, List<URI> staged)
         throws InterruptedException {
       ChecksumVerifier verifier = new ChecksumVerifier(source, destination);
+      Map<Integer, List<Chunk>> chunksByFile = chunks.stream()
+          .collect(Collectors.groupingBy(Chunk::fileIndex));
       List<FileVerification> verification = eachFile(pool, index -> {
         SourceFile file = tree.files().get(index);
         return verifier.verify(
             file.relativePath().isEmpty() ? new Path(file.uri()).getName() : file.relativePath(),
-            file.uri(), staged.get(index), file.length());
+            file.uri(), staged.get(index), file.length(),
+            sourceCrcs.ofFile(chunksByFile.getOrDefault(index, List.of())));
       });
       for (FileVerification file : verification) {
         if (!file.verified()) {

@@ -28,6 +28,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -287,6 +288,18 @@ class MessageCodecTest {
     assertThat(decoded).isEqualTo(done);
     assertThat(decoded.wireBytes()).isEqualTo(1L << 31);
     assertThat(decoded.partHandle()).containsExactly(-1, 0, 1);
+    assertThat(decoded.sourceCrc32c()).isEmpty();
+  }
+
+  @Test
+  void chunkDoneCarriesTheSourceCrcWhenTheReaderKnowsIt() {
+    ChunkDone done = new ChunkDone(15L, 65_536, 65_536, new byte[0], OptionalInt.of(0xCAFEBABE));
+
+    ChunkDone decoded = roundTrip(done);
+
+    assertThat(decoded).isEqualTo(done);
+    assertThat(decoded.sourceCrc32c()).hasValue(0xCAFEBABE);
+    assertThat(decoded).isNotEqualTo(new ChunkDone(15L, 65_536, 65_536, new byte[0]));
   }
 
   @Test

@@ -1,0 +1,112 @@
+package dev.relaycp.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.testkit.DemoDataset;
+import dev.relaycp.testkit.EmbeddedClusters;
+import java.io.IOException;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A copy is checked against the CRC32C of the source's bytes as the reader relays read them:
+ * the source's datanodes are not asked for checksums a second time, and a copy whose bytes
+ * differ from what was read does not verify. Every client here, the relays' too, is
+ * {@link ChecksumCountingFileSystem}, which counts the checksums asked of each cluster.
+ */
+class SourceCrcVerificationTest {
+  static final long BLOCK = 256 * 1024;
+  static EmbeddedClusters clusters;
+  static RelayFixture relays;
+  static FileSystemOpener opener;
+  static FileSystem source;
+  static FileSystem destination;
+  static List<String> files;
+
+  @BeforeAll
+  static void start() throws IOException {
+    clusters = EmbeddedClusters.start(1, BLOCK);
+    Configuration counting = new Configuration();
+    counting.setClass("fs.hdfs.impl", ChecksumCountingFileSystem.class, FileSystem.class);
+    opener = FileSystemOpener.of(counting);
+    relays = RelayFixture.start(1, counting);
+    source = opener.open(clusters.sourceUri("/"));
+    destination = opener.open(clusters.destinationUri("/"));
+    assertThat(source).isInstanceOf(ChecksumCountingFileSystem.class);
+    files = DemoDataset.write(source, new Path("/data"), BLOCK, 4, 3, 7);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (relays != null) {
+      relays.close();
+    }
+    if (clusters != null) {
+      clusters.close();
+    }
+  }
+
+  @BeforeEach
+  void resetCounts() {
+    ChecksumCountingFileSystem.reset();
+  }
+
+  @Test
+  void aCopyAsksTheSourceOnlyForItsSampleAndItsEmptyFiles() throws IOException {
+    CopyReport report = new CopyDriver(opener).copy(
+        CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/copy"), false),
+        relays.routes, relays.secret, TransferProgress.Listener.NONE);
+    int sourceCalls = ChecksumCountingFileSystem.calls(source.getUri().getAuthority());
+    int destinationCalls = ChecksumCountingFileSystem.calls(destination.getUri().getAuthority());
+
+    assertThat(report.allVerified()).isTrue();
+    assertThat(report.chunks()).as("the multi-block file goes in several chunks")
+        .isGreaterThan(files.size());
+    long empty = files.stream().filter(file -> file.equals(DemoDataset.EMPTY)).count();
+    assertThat(empty).isOne();
+    // One sample, which shows SRC has checksums at all, and each empty file (no chunk read).
+    assertThat(sourceCalls).isEqualTo(1 + empty);
+    assertThat(destinationCalls).as("the checksum probe and every file")
+        .isEqualTo(1 + files.size());
+    for (String file : files) {
+      assertThat(destination.getFileChecksum(new Path("/copy", file))).as(file)
+          .isEqualTo(source.getFileChecksum(new Path("/data", file)));
+    }
+  }
+
+  @Test
+  void aCopyWhoseBytesDifferFromWhatTheReaderReadDoesNotVerify() throws IOException {
+    byte[] read = {1, 2, 3, 4, 5, 6, 7, 8};
+    Path copy = new Path("/mismatch/copy.bin");
+    try (FSDataOutputStream out = destination.create(copy)) {
+      out.write(new byte[] {1, 2, 3, 4, 5, 6, 7, 9});
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(read);
+    ChecksumVerifier verifier = new ChecksumVerifier(source, destination);
+
+    FileVerification wrong = verifier.verify("copy.bin", clusters.sourceUri("/data/none"),
+        destination.makeQualified(copy).toUri(), read.length,
+        OptionalInt.of((int) crc.getValue()));
+    crc.reset();
+    crc.update(new byte[] {1, 2, 3, 4, 5, 6, 7, 9});
+    FileVerification right = verifier.verify("copy.bin", clusters.sourceUri("/data/none"),
+        destination.makeQualified(copy).toUri(), read.length,
+        OptionalInt.of((int) crc.getValue()));
+
+    assertThat(wrong.verified()).isFalse();
+    assertThat(right.verified()).isTrue();
+    assertThat(right.algorithm()).isEqualTo("COMPOSITE-CRC32C");
+    assertThat(ChecksumCountingFileSystem.calls(source.getUri().getAuthority())).isZero();
+  }
+}
