@@ -62,7 +62,10 @@ class YarnRelaysIT {
     writeConfiguration(destination, configurations.resolve("dst"));
     FileSystem sourceFiles = FileSystem.get(source.uri("/"), new Configuration());
     DemoDataset.write(sourceFiles, new org.apache.hadoop.fs.Path("/demo"), BLOCK, 30, 12, 11L);
-    // 24 MiB in 96 blocks: long enough, at a limited rate, to lose a relay in the middle.
+    // 24 MiB in 96 blocks: long enough, at a limited rate, to lose a relay in the middle. The
+    // relay is killed seconds after the second route joins, which on a busy machine is 7 s
+    // after the first: at 1 MiB/s per relay the first route had carried most of the file by
+    // then, and the copy could end before the replacement started. At 512 KiB/s work is left.
     try (FSDataOutputStream out = sourceFiles.create(new org.apache.hadoop.fs.Path("/big/a.bin"),
         true, 4096, (short) 1, BLOCK)) {
       byte[] block = new byte[(int) BLOCK];
@@ -265,7 +268,7 @@ class YarnRelaysIT {
   void aRelayContainerKilledMidCopyIsReplacedAndTheCopyVerifies() throws Exception {
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> copy("/big",
         "/copy-big", "-D", "relaycp.relay.parallel-streams=1",
-        "-D", "relaycp.relay.bytes-per-second-limit=1048576"));
+        "-D", "relaycp.relay.bytes-per-second-limit=524288"));
     List<ContainerReport> relays = awaitRelayContainers(source, NODES);
     awaitRelayContainers(destination, NODES);
     awaitAnnouncedRelays(source, NODES);
