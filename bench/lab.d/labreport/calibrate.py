@@ -464,6 +464,11 @@ def predict(folder, lab, probe, runs, placements=None):
     phases = relaycp_phases(folder)
     per_byte = byte_cpu(folder)
     options = overhead_options(startup, lab, phases, external * 1e6, fit, per_byte)
+    # Relays that YARN starts for each copy (the lab's default): without the probes the
+    # planner's own start-up then counts the containers' start; a start measured on T
+    # (--relaycp-start-seconds) already holds it and is taken as given.
+    if lab.get("relays") == "yarn":
+        options += ["--relays", "yarn"]
     if spawned or per_byte:
         options += ["--shared-cores", str(lab.get("cores") or 2)]
     if per_byte:

@@ -288,3 +288,35 @@ def test_the_steady_cost_per_file_is_the_mean_of_y_and_z_alone_where_the_run_has
     assert calibrate.steady_round(phases, "Y", routes, rounds["U"]) == pytest.approx(1.25)
     without_z = {name: phases[name] for name in ("U", "Y")}
     assert calibrate.steady_round(without_z, "Y", routes, rounds["U"]) == pytest.approx(1.0)
+
+
+def _recording_planner(tmp_path):
+    """A stand-in for `relaycp plan` that answers every call with the same JSON and appends its
+    arguments, one call a line, to calls.txt."""
+    calls = tmp_path / "calls.txt"
+    planner = tmp_path / "relaycp"
+    planner.write_text("#!/bin/sh\n"
+                       f"echo \"$*\" >> '{calls}'\n"
+                       "echo '{\"distcpSeconds\": 1.0, \"rows\": [{\"pairs\": 0, \"seconds\": 1.0}]}'\n")
+    planner.chmod(0o755)
+    return planner, calls
+
+
+@pytest.mark.parametrize("relays, told", [("yarn", True), ("hand", False)])
+def test_an_uncalibrated_relaycp_prediction_counts_the_relay_containers_start_where_yarn_starts_them(
+        tmp_path, relays, told):
+    planner, calls = _recording_planner(tmp_path)
+    lab = {"relaycp_bin": str(planner), "datanodes_per_site": 1, "slots_per_node": 2,
+           "replication": 1, "block_size": 33554432, "boot_delay_s": 20.0, "relays": relays,
+           "file_sizes": {"Q": "4x16777216"}}
+    probe = [{"kind": "cross-site", "mbit_per_s": 38.0}, {"kind": "in-site", "mbit_per_s": 370.0}]
+    runs = [{"dataset": "Q", "tool": "relaycp", "k": 0}, {"dataset": "Q", "tool": "distcp", "k": 0}]
+
+    predicted, _, _ = calibrate.predict(str(tmp_path), lab, probe, runs)
+
+    assert predicted[("Q", "relaycp", 0)]["seconds"] == 1.0
+    relaycp_calls = [line.split() for line in calls.read_text().splitlines()
+                     if "--model relaycp" in line]
+    assert relaycp_calls
+    for arguments in relaycp_calls:
+        assert ("yarn" in arguments and arguments[arguments.index("yarn") - 1] == "--relays") == told

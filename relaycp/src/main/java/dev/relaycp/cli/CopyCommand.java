@@ -93,7 +93,7 @@ public final class CopyCommand implements Callable<Integer> {
     try (RelayOptions.TemporarySecret secret = relayOptions.secret(err);
         CopyProgress progress = CopyProgress.start(!noProgress && !json)) {
       Optional<PairsChoice> auto = pairsOptions.choice(settings, configuration, observed,
-          spawning, choice -> {
+          spawning, relayOptions.yarn(), choice -> {
             if (!json) {
               progress.printAbove(err, "relaycp: --pairs auto: "
                   + (spawning.isPresent() ? "spawned" : "local") + " relays, " + choice);

@@ -6,6 +6,7 @@ import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.plan.AutoPairs;
 import dev.relaycp.plan.Constraints;
+import dev.relaycp.plan.CopyOverheads;
 import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.transfer.CopySettings;
 import java.util.Optional;
@@ -62,10 +63,11 @@ public final class PairsOptions {
 
   /**
    * With --pairs auto, the planner's choice, made when the copy has listed its source; for
-   * spawned pairs when {@code spawning}. {@code announce} hears what was chosen.
+   * spawned pairs when {@code spawning}, with the start of relay containers when {@code
+   * yarnRelays}. {@code announce} hears what was chosen.
    */
   Optional<PairsChoice> choice(CopySettings settings, Configuration configuration,
-      ThroughputHistory history, Optional<AutoPairs.Spawning> spawning,
+      ThroughputHistory history, Optional<AutoPairs.Spawning> spawning, boolean yarnRelays,
       Consumer<String> announce) {
     if (!auto()) {
       return Optional.empty();
@@ -78,7 +80,8 @@ public final class PairsOptions {
         settings.blocksPerChunk(), RelayKeys.PARALLEL_STREAMS.intFrom(configuration),
         spawning, settings.compress()
             ? OptionalInt.of(RelayKeys.DATA_FRAME_BYTES.intFrom(configuration))
-            : OptionalInt.empty());
+            : OptionalInt.empty(),
+        yarnRelays ? CopyOverheads.DEFAULT.withYarnRelays() : CopyOverheads.DEFAULT);
     FileSystemOpener opener = FileSystemOpener.of(configuration);
     return Optional.of(PairsChoice.of(tree -> AutoPairs.choose(opener, request, tree),
         AutoPairs.fewestPairs(spawning), announce));

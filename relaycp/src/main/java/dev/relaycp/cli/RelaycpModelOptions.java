@@ -1,6 +1,8 @@
 package dev.relaycp.cli;
 
 import dev.relaycp.config.RelayKeys;
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
 import dev.relaycp.plan.CopyOverheads;
 import dev.relaycp.plan.DataSize;
 import dev.relaycp.plan.RelaycpSettings;
@@ -11,6 +13,8 @@ import picocli.CommandLine.Option;
 /** {@code plan}'s figures of relaycp itself, for the relaycp model. */
 public final class RelaycpModelOptions {
   private static final CopyOverheads OVERHEADS = CopyOverheads.DEFAULT;
+  private static final String RUNNING = "running";
+  private static final String YARN = "yarn";
 
   @Option(names = "--chunk-size", paramLabel = "SIZE",
       description = "relaycp chunk size (default: ${DEFAULT-VALUE}).")
@@ -23,8 +27,17 @@ public final class RelaycpModelOptions {
 
   @Option(names = "--relaycp-start-seconds", paramLabel = "SECONDS",
       description = "relaycp's start-up before listing: the driver's JVM and its first"
-          + " connections (default: ${DEFAULT-VALUE}).")
-  double startSeconds = OVERHEADS.startSeconds();
+          + " connections, and with --relays yarn the relay containers' start (default: "
+          + CopyOverheads.DEFAULT_START_SECONDS + ", and "
+          + CopyOverheads.YARN_RELAYS_START_SECONDS + " more with --relays yarn).")
+  Double startSeconds;
+
+  @Option(names = "--relays", paramLabel = "running|yarn",
+      description = "How the copy gets its datanode relays: 'running', relays already started"
+          + " (copy --relays HOST:PORT,..., or --local-relays); 'yarn', containers YARN starts"
+          + " for the copy (copy --relays yarn), whose start the plan counts before the first"
+          + " byte (default: ${DEFAULT-VALUE}).")
+  String relays = RUNNING;
 
   @Option(names = "--relaycp-file-seconds", paramLabel = "SECONDS",
       description = "relaycp's cost per file on a stream besides its bytes: open, create, close"
@@ -95,7 +108,14 @@ public final class RelaycpModelOptions {
   public RelaycpSettings settings(Configuration configuration) {
     int streams = streamsPerRelay != null
         ? streamsPerRelay : RelayKeys.PARALLEL_STREAMS.intFrom(configuration);
-    CopyOverheads overheads = new CopyOverheads(startSeconds, OVERHEADS.listingSecondsPerFile(),
+    CopyOverheads defaults = switch (relays) {
+      case RUNNING -> OVERHEADS;
+      case YARN -> OVERHEADS.withYarnRelays();
+      default -> throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "plan --relays '"
+          + relays + "' is not a way relays start; give running or yarn");
+    };
+    double start = startSeconds != null ? startSeconds : defaults.startSeconds();
+    CopyOverheads overheads = new CopyOverheads(start, OVERHEADS.listingSecondsPerFile(),
         fileSeconds, OVERHEADS.perChunkSeconds(), commitSeconds, verifySeconds);
     return new RelaycpSettings(DataSize.parse(chunkSize), streams, overheads)
         .withConcurrentFiles(concurrentFiles)

@@ -51,20 +51,26 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
     }
   }
 
-  /** What the choice depends on besides the clusters; each given once, by the copy command. */
+  /**
+   * What the choice depends on besides the clusters; each given once, by the copy command.
+   * {@code overheads} are the copy's fixed costs: {@link CopyOverheads#DEFAULT}, or {@link
+   * CopyOverheads#withYarnRelays} of it where YARN starts the datanode relays.
+   */
   public record Request(URI source, URI destination, OptionalInt sourceDatanodes,
       OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
       int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning,
-      OptionalInt compressFrameBytes) {
-    /** A request for a copy whose relay hop is not compressed. */
+      OptionalInt compressFrameBytes, CopyOverheads overheads) {
+    /** A request for a copy over running relays whose relay hop is not compressed. */
     public Request(URI source, URI destination, OptionalInt sourceDatanodes,
         OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
         int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning) {
       this(source, destination, sourceDatanodes, destinationDatanodes, history, constraints,
-          maximumPairs, blocksPerChunk, streamsPerRelay, spawning, OptionalInt.empty());
+          maximumPairs, blocksPerChunk, streamsPerRelay, spawning, OptionalInt.empty(),
+          CopyOverheads.DEFAULT);
     }
 
     public Request {
+      requireNonNull(overheads, "overheads is null");
       requireNonNull(compressFrameBytes, "compressFrameBytes is null");
       requireNonNull(spawning, "spawning is null");
       requireNonNull(source, "source is null");
@@ -130,7 +136,7 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
     }
     PlanInput input = new PlanInput(live.workload(), live.source(), live.destination(), local,
         Pricing.DEFAULT,
-        new RelaycpSettings(chunk, request.streamsPerRelay(), CopyOverheads.DEFAULT)
+        new RelaycpSettings(chunk, request.streamsPerRelay(), request.overheads())
             .withCompressionRatio(compressionRatio),
         new DistcpSettings(distcp.maxMaps(), distcp.slotsPerNode(), distcp.jobStartSeconds(),
             distcp.taskStartSeconds(), distcp.perFileSeconds(), distcp.blocksPerChunk(),

@@ -21,7 +21,23 @@ public record CopyOverheads(
     double commitSecondsPerFile,
     double verifySecondsPerFile) {
 
-  public static final CopyOverheads DEFAULT = new CopyOverheads(2.0, 0.0002, 0.02, 0.005, 0.001, 0.001);
+  /** {@link #DEFAULT}'s start: the driver's JVM and its first connections to running relays. */
+  public static final double DEFAULT_START_SECONDS = 2.0;
+
+  public static final CopyOverheads DEFAULT =
+      new CopyOverheads(DEFAULT_START_SECONDS, 0.0002, 0.02, 0.005, 0.001, 0.001);
+
+  /**
+   * What relays that YARN starts for the copy ({@code --relays yarn}) add to {@link #DEFAULT}'s
+   * start, which takes relays already running: the containers' allocation on NodeManager
+   * heartbeats, the relay jar's localization, and each relay JVM's start until it announces
+   * itself, before the first pair can copy. An estimate, not a measurement of the user's
+   * cluster: in the WAN lab the first pair took 5.5-7.9 s (six relay JVMs on two shared cores;
+   * bench/results, the reports' "first pair s"), on a cluster each relay starts on a node of
+   * its own.
+   */
+  public static final double YARN_RELAYS_START_SECONDS = 6.5;
+
   public static final CopyOverheads NONE = new CopyOverheads(0, 0, 0, 0, 0, 0);
 
   public CopyOverheads {
@@ -35,6 +51,15 @@ public record CopyOverheads(
             INVALID_ARGUMENT, "overhead " + value + " s is not a finite time of 0 or more");
       }
     }
+  }
+
+  /**
+   * These overheads for relays that YARN starts for the copy: {@link
+   * #YARN_RELAYS_START_SECONDS} more before the first byte.
+   */
+  public CopyOverheads withYarnRelays() {
+    return new CopyOverheads(startSeconds + YARN_RELAYS_START_SECONDS, listingSecondsPerFile,
+        perFileSeconds, perChunkSeconds, commitSecondsPerFile, verifySecondsPerFile);
   }
 
   /** Seconds spent before any byte moves: start and listing. */

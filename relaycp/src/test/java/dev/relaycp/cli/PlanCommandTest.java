@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.relaycp.error.ErrorCategory;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.plan.CopyOverheads;
 import dev.relaycp.plan.DataRate;
 import dev.relaycp.plan.MachineType;
 import dev.relaycp.plan.RelayCatalog;
@@ -235,6 +236,23 @@ class PlanCommandTest {
     Run bad = run(concat(distcp, "--distcp-concurrent-files", "0.5"));
     assertThat(bad.exitCode()).isEqualTo(3);
     assertThat(bad.output()).contains("concurrent files 0.5 must be 1 or more, or 0 for no limit");
+  }
+
+  @Test
+  void relaysYarnStartsLaterByTheContainersStartUnlessTheStartIsGiven() throws Exception {
+    String[] copy = {"--what-if", "--json", "--size", "8GiB", "--files", "64", "--pairs", "0",
+        "--source-nodes", "3", "--destination-nodes", "3", "--external", "5MB/s"};
+    double running = seconds(run(copy));
+    assertThat(seconds(run(concat(copy, "--relays", "running")))).isEqualTo(running);
+    assertThat(seconds(run(concat(copy, "--relays", "yarn"))) - running)
+        .isCloseTo(CopyOverheads.YARN_RELAYS_START_SECONDS, within(1e-6));
+    // A start measured with YARN's relays (the lab's probes) already holds their containers'.
+    assertThat(seconds(run(concat(copy, "--relays", "yarn", "--relaycp-start-seconds", "9"))))
+        .isCloseTo(running - CopyOverheads.DEFAULT_START_SECONDS + 9, within(1e-6));
+    Run bad = run(concat(copy, "--relays", "hand"));
+    assertThat(bad.exitCode()).isEqualTo(3);
+    assertThat(bad.output())
+        .contains("plan --relays 'hand' is not a way relays start; give running or yarn");
   }
 
   @Test
