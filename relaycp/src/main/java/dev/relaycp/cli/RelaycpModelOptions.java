@@ -82,8 +82,9 @@ public final class RelaycpModelOptions {
 
   @Option(names = "--relaycp-spawned-cpu-files", paramLabel = "FILES",
       description = "With --shared-cores: the files a route over which"
-          + " --relaycp-spawned-cpu-seconds was measured; a copy with fewer files a route pays"
-          + " its start and that share of the rest (its warm-up). 0: every copy pays all of it"
+          + " --relaycp-spawned-cpu-seconds was measured; a spawned route pays its relays'"
+          + " CPU beyond their start (their warm-up) on its first that many files, so one that"
+          + " carries fewer pays that share. 0: every copy pays all of it"
           + " (default: ${DEFAULT-VALUE}).")
   double spawnedCpuFiles = 0;
 

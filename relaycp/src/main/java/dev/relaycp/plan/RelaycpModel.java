@@ -32,8 +32,9 @@ import java.util.List;
  *
  * <p>Where the hosts share cores ({@link RelaycpSettings#sharedCores}), each spawned relay's
  * CPU is work on the file work's lanes from the data phase's start, and its route serves once
- * its start is done and its host is up: the shared cores' split decides when. Its warm-up
- * counts in proportion to the copy's files a route ({@link SharedCores#spawnedCpuSecondsFor}).
+ * its start is done and its host is up: the shared cores' split decides when. Its warm-up is
+ * paid on the files its route carries, over as many as it was measured on: a route that joins
+ * late and carries few files pays little of it (without that measure, all of it is load).
  * The bytes moving ask for their CPU on the same lanes, so a copy of large files on few cores
  * goes no faster than the cores can carry its bytes; where the file work's lanes are not
  * limited, the bytes are held under that rate alone.
@@ -78,9 +79,9 @@ public record RelaycpModel() implements CopyModel {
           source.external().bytesPerSecond() * ratio, 0, atOnce, window, stagger));
     }
     for (int relay = 0; relay < pairs; relay++) {
-      relays.add(
+      relays.add(spawnedWarmUp(settings,
           new StreamSimulation.Node(spawnedRate, joinSeconds, atOnce,
-              window, stagger * settings.spawnedFileCostFactor(), settings.spawnedFileCostFactor()));
+              window, stagger * settings.spawnedFileCostFactor(), settings.spawnedFileCostFactor())));
     }
     double coresLimit = coresLimit(settings);
     List<StreamSimulation.CapChange> caps = new ArrayList<>();
@@ -107,7 +108,9 @@ public record RelaycpModel() implements CopyModel {
    * On shared cores, each spawned pair's two relays as work on the file work's lanes from the
    * data phase's start (their JVMs start as their hosts are made, at the request): each JVM on
    * up to one core (its start is mostly one thread's), the pair's route serving once both have
-   * done their start's share, and not before their hosts are up.
+   * done their start's share, and not before their hosts are up. Where the warm-up was measured
+   * over a number of files a route, the loads are the starts alone and the route pays the
+   * warm-up on the files it carries ({@link #spawnedWarmUp}); otherwise the loads hold it all.
    */
   private static List<StreamSimulation.SharedLoad> spawnedLoads(
       RelaycpSettings settings, int datanodeRelays, int pairs, double filesPerRoute) {
@@ -116,7 +119,9 @@ public record RelaycpModel() implements CopyModel {
     if (lanesPerCore == 0 || cores.spawnedCpuSeconds() == 0) {
       return List.of();
     }
-    double cpuSeconds = cores.spawnedCpuSecondsFor(filesPerRoute);
+    double cpuSeconds = warmUpOnFiles(settings)
+        ? cores.spawnedStartCpuSeconds()
+        : cores.spawnedCpuSecondsFor(filesPerRoute);
     List<StreamSimulation.SharedLoad> loads = new ArrayList<>();
     for (int pair = 0; pair < pairs; pair++) {
       loads.add(new StreamSimulation.SharedLoad(0, 2 * cpuSeconds * lanesPerCore,
@@ -124,6 +129,29 @@ public record RelaycpModel() implements CopyModel {
           2 * cores.spawnedStartCpuSeconds() * lanesPerCore));
     }
     return loads;
+  }
+
+  /**
+   * A spawned pair's route paying its two relays' warm-up (their CPU beyond their starts) on
+   * its first files, as many as the warm-up was measured over: a route that joins late and
+   * carries few files pays little of it, one that carries none pays none.
+   */
+  private static StreamSimulation.Node spawnedWarmUp(
+      RelaycpSettings settings, StreamSimulation.Node route) {
+    if (!warmUpOnFiles(settings)) {
+      return route;
+    }
+    SharedCores cores = settings.sharedCores();
+    double warmUp = cores.spawnedCpuSeconds() - cores.spawnedStartCpuSeconds();
+    return route.withWarmUp(2 * warmUp * settings.lanesPerSharedCore(),
+        (int) Math.max(1, Math.round(cores.spawnedCpuFiles())));
+  }
+
+  /** Whether spawned routes pay their relays' warm-up on their files (see {@link #spawnedWarmUp}). */
+  private static boolean warmUpOnFiles(RelaycpSettings settings) {
+    SharedCores cores = settings.sharedCores();
+    return settings.lanesPerSharedCore() > 0 && cores.spawnedCpuSeconds() > 0
+        && cores.spawnedCpuFiles() > 0;
   }
 
   /** The files each route copies were the workload's files spread evenly over every route. */

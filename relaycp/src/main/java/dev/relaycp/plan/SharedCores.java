@@ -15,10 +15,11 @@ import dev.relaycp.error.RelayCpException;
  *       writes, the driver); the bytes ask for that CPU beside the file work.
  *   <li>A spawned relay's JVM is not on a VM of its own: it spends {@code spawnedCpuSeconds} of
  *       the copy's cores, of which it serves after {@code spawnedStartCpuSeconds} (its JVM's
- *       start). The rest is its warm-up (its JIT compiling the per-file work, the driver's share
- *       of a new route), measured over {@code spawnedCpuFiles} files a route: a copy with fewer
- *       files a route warms up that much less (a few large files hardly at all). 0: every copy
- *       pays all of it.
+ *       start). The rest is its warm-up (its interpreter and JIT on the per-file work, the
+ *       driver's share of a new route), measured over {@code spawnedCpuFiles} files a route and
+ *       paid on a spawned route's first that many files: a route that carries fewer (it joined
+ *       late, or the copy is a few large files) warms up that much less. 0: every copy pays all
+ *       of it.
  * </ul>
  *
  * On a cloud each host and each spawned VM brings its own cores and a VM's start is in its boot
@@ -76,8 +77,8 @@ public record SharedCores(double cores, double spawnedCpuSeconds, double spawned
   }
 
   /**
-   * The CPU seconds one spawned relay costs a copy with {@code filesPerRoute} files a route: its
-   * start, and its warm-up in proportion to those files, up to all of it.
+   * The CPU seconds one spawned relay costs a copy whose route carries {@code filesPerRoute}
+   * files: its start, and its warm-up in proportion to those files, up to all of it.
    */
   double spawnedCpuSecondsFor(double filesPerRoute) {
     double warmUp = spawnedCpuSeconds - spawnedStartCpuSeconds;

@@ -48,7 +48,10 @@ final class StreamSimulation {
    * their bytes in lock-step, each at a share of the cap, where real streams drift apart and
    * mostly find the link to themselves. Its workers take {@code fixedFactor} times each step's
    * fixed delay: a node slower at that work (a colder or smaller machine) than the one the
-   * delays were measured on.
+   * delays were measured on. The first {@code warmUpTasks} tasks it takes that open with a
+   * shared delay each add {@code warmUpLaneSeconds / warmUpTasks} to that delay: a fresh JVM's
+   * warm-up (its interpreter and JIT on the per-file work), paid on the files it carries, so a
+   * node that carries few files pays little of it.
    */
   record Node(
       double capBytesPerSecond,
@@ -56,15 +59,26 @@ final class StreamSimulation {
       int workers,
       double windowBytes,
       double staggerSeconds,
-      double fixedFactor) {
+      double fixedFactor,
+      double warmUpLaneSeconds,
+      int warmUpTasks) {
     Node {
       if (!(capBytesPerSecond > 0) || !(readySeconds >= 0) || workers < 1 || !(windowBytes > 0)
-          || !(staggerSeconds >= 0) || !(fixedFactor > 0) || Double.isInfinite(fixedFactor)) {
+          || !(staggerSeconds >= 0) || !(fixedFactor > 0) || Double.isInfinite(fixedFactor)
+          || !(warmUpLaneSeconds >= 0) || Double.isInfinite(warmUpLaneSeconds)
+          || warmUpTasks < 0 || (warmUpLaneSeconds > 0 && warmUpTasks == 0)) {
         throw new IllegalArgumentException(
             "node cap " + capBytesPerSecond + ", ready " + readySeconds + ", workers " + workers
                 + ", window " + windowBytes + ", stagger " + staggerSeconds + ", fixed factor "
-                + fixedFactor);
+                + fixedFactor + ", warm-up " + warmUpLaneSeconds + " lane-s over "
+                + warmUpTasks + " tasks");
       }
+    }
+
+    Node(double capBytesPerSecond, double readySeconds, int workers, double windowBytes,
+        double staggerSeconds, double fixedFactor) {
+      this(capBytesPerSecond, readySeconds, workers, windowBytes, staggerSeconds, fixedFactor,
+          0, 0);
     }
 
     Node(double capBytesPerSecond, double readySeconds, int workers, double windowBytes,
@@ -83,6 +97,12 @@ final class StreamSimulation {
     /** When the worker in {@code slot} may take its first task. */
     double readySeconds(int slot) {
       return readySeconds + slot * staggerSeconds;
+    }
+
+    /** This node with {@code laneSeconds} of warm-up paid over its first {@code tasks} tasks. */
+    Node withWarmUp(double laneSeconds, int tasks) {
+      return new Node(capBytesPerSecond, readySeconds, workers, windowBytes, staggerSeconds,
+          fixedFactor, laneSeconds, tasks);
     }
   }
 
@@ -243,6 +263,7 @@ final class StreamSimulation {
     double[] bytes = new double[workers];
     double[] rate = new double[workers];
     Arrays.fill(task, -1);
+    int[] warmUpLeft = nodes.stream().mapToInt(Node::warmUpTasks).toArray();
     double[] loadLeft = new double[loads.size()];
     // When a node's gate opened: 0 for a node no load gates, infinite until its load opens it.
     double[] gateOpen = new double[nodes.size()];
@@ -290,6 +311,10 @@ final class StreamSimulation {
           task[worker] = nextTask++;
           step[worker] = -1;
           advanceStep(tasks, worker, task, step, fixed, bytes, shared, nodes.get(node).fixedFactor());
+          if (shared[worker] && step[worker] == 0 && warmUpLeft[node] > 0) {
+            warmUpLeft[node]--;
+            fixed[worker] += nodes.get(node).warmUpLaneSeconds() / nodes.get(node).warmUpTasks();
+          }
         }
       }
       boolean busy = false;

@@ -270,11 +270,26 @@ class RelaycpModelTest {
     assertThat(model.estimate(shared, 1).seconds()).isCloseTo(16, within(0.01));
     PlanInput unlimited = withRelaycp(shared, shared.relaycp().withConcurrentFiles(0));
     assertThat(model.estimate(unlimited, 1).seconds()).isCloseTo(6, within(0.01));
-    // Measured over 12 files a route, the relays' 1.5 CPU-s of warm-up count half on this
-    // copy's 6 a route (12 files, two routes): 0.5 + 0.75 each, 12 + 2.5 s.
-    PlanInput fewerFiles = withRelaycp(shared, shared.relaycp().withSharedCores(
+    // Measured over 12 files a route, the two relays' 1.5 CPU-s of warm-up each are paid on
+    // the files the route carries, 0.25 s a file: the lane, never idle, does the files' 12 s,
+    // the starts' 1 s and a quarter second for each of the 5 files the spawned route takes.
+    PlanInput warmUpOnFiles = withRelaycp(shared, shared.relaycp().withSharedCores(
         SharedCores.of(1, 2, 0.5).withSpawnedCpuFiles(12)));
-    assertThat(model.estimate(fewerFiles, 1).seconds()).isCloseTo(14.5, within(0.01));
+    assertThat(model.estimate(warmUpOnFiles, 1).seconds()).isCloseTo(13 + 5 * 0.25, within(0.01));
+  }
+
+  @Test
+  void onSharedCoresASpawnedPairThatCarriesNoFilePaysOnlyItsStart() {
+    // As above, the pair's host up only after the 12 files are done: its relays' starts, 1 s
+    // on the lane, slow the copy; their warm-up, measured over 12 files a route, is never paid.
+    // Without a measure of files, the whole 4 CPU-s are a load however few files the route gets.
+    PlanInput late = oneSecondFiles(12, 1, 1, 100);
+    PlanInput lateOnOneCore = withRelaycp(late, late.relaycp().withConcurrentFiles(1)
+        .withSharedCores(SharedCores.of(1, 2, 0.5).withSpawnedCpuFiles(12)));
+    assertThat(model.estimate(lateOnOneCore, 1).seconds()).isCloseTo(13, within(0.01));
+    PlanInput allAsLoad = withRelaycp(lateOnOneCore,
+        lateOnOneCore.relaycp().withSharedCores(SharedCores.of(1, 2, 0.5)));
+    assertThat(model.estimate(allAsLoad, 1).seconds()).isCloseTo(16, within(0.01));
   }
 
   @Test

@@ -153,6 +153,28 @@ class StreamSimulationTest {
   }
 
   @Test
+  void aNodesWarmUpIsPaidOnTheFirstTasksItTakes() {
+    // One worker, five shared delays of 1 s, 2 lane-s of warm-up over its first 2 tasks: those
+    // take 2 s each, the other three 1 s, 7 s. Unshared delays (a task that is bytes alone)
+    // pay none of it; a warm-up over more tasks than the node takes is paid in part.
+    List<List<StreamSimulation.Step>> tasks =
+        Collections.nCopies(5, List.of(new StreamSimulation.Step(1, 0, true)));
+    List<StreamSimulation.CapChange> caps = List.of(new StreamSimulation.CapChange(0, 10));
+    StreamSimulation.Node cold = new StreamSimulation.Node(10, 0, 1).withWarmUp(2, 2);
+    assertThat(StreamSimulation.run(List.of(cold), tasks, caps, null, false, onLanes(1)))
+        .isCloseTo(7, within(1e-9));
+    assertThat(StreamSimulation.run(List.of(new StreamSimulation.Node(10, 0, 1).withWarmUp(10, 10)),
+        tasks, caps, null, false, onLanes(1))).isCloseTo(10, within(1e-9));
+    List<List<StreamSimulation.Step>> unshared =
+        Collections.nCopies(5, List.of(new StreamSimulation.Step(1, 0, false)));
+    assertThat(StreamSimulation.run(List.of(cold), unshared, caps, null, false, onLanes(1)))
+        .isCloseTo(5, within(1e-9));
+    assertThatThrownBy(() -> new StreamSimulation.Node(10, 0, 1).withWarmUp(1, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("warm-up 1.0 lane-s over 0 tasks");
+  }
+
+  @Test
   void sharedCoresNeedLanesAndAFiniteCostPerByte() {
     assertThatThrownBy(() -> onLanes(0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("shared lanes 0.0 must be positive");
