@@ -79,7 +79,7 @@ public final class BenchCommand {
         description = "Copies of the tree, each to a fresh target (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--relay-java-opts", defaultValue = "-XX:TieredStopAtLevel=1",
+    @Option(names = "--relay-java-opts", defaultValue = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
         paramLabel = "OPTIONS",
         description = "The relays' JVM options, as the lab's (default: ${DEFAULT-VALUE}).")
     String relayJavaOptions;

@@ -90,7 +90,7 @@ public final class RelayKeys {
    * (5x AES-GCM under C1), for small hosts and short copies.
    */
   public static final TextSetting RELAY_JAVA_OPTS =
-      new TextSetting("relaycp.relay.java-opts", "-Xmx768m");
+      new TextSetting("relaycp.relay.java-opts", "-Xmx768m -XX:+UseSerialGC");
 
   /** The YARN queue of the relays' applications. */
   public static final TextSetting YARN_QUEUE = new TextSetting("relaycp.yarn.queue", "default");
