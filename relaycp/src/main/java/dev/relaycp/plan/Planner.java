@@ -97,7 +97,8 @@ public final class Planner {
           cores.cores() == Math.rint(cores.cores())
               ? String.valueOf((long) cores.cores())
               : String.format(Locale.ROOT, "%.2f", cores.cores());
-      // The first spawned pair's relays: each warms up on the files its route copies.
+      // The first spawned pair's relays: each warms up on the files its route copies, at most
+      // its share were the files spread evenly over every route.
       double filesPerRoute = RelaycpModel.filesPerRoute(input.workload(), input.source(), 1);
       String bytes = cores.cpuSecondsPerByte() > 0
           ? String.format(Locale.ROOT, " (where its bytes cost %.0f CPU-s per GB)",
@@ -105,7 +106,7 @@ public final class Planner {
           : "";
       return String.format(
           Locale.ROOT,
-          "their boot time, the %.1f CPU-s each spawned relay takes from the copy's work on the"
+          "their boot time, up to %.1f CPU-s each spawned relay takes from the copy's work on the"
               + " %s cores all hosts share%s, and the internal transfers",
           cores.spawnedCpuSecondsFor(filesPerRoute), count, bytes);
     }

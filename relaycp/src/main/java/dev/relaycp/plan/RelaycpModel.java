@@ -147,7 +147,7 @@ public record RelaycpModel() implements CopyModel {
         (int) Math.max(1, Math.round(cores.spawnedCpuFiles())));
   }
 
-  /** Whether spawned routes pay their relays' warm-up on their files (see {@link #spawnedWarmUp}). */
+  /** Whether spawned routes pay their relays' warm-up on their files ({@link #spawnedWarmUp}). */
   private static boolean warmUpOnFiles(RelaycpSettings settings) {
     SharedCores cores = settings.sharedCores();
     return settings.lanesPerSharedCore() > 0 && cores.spawnedCpuSeconds() > 0

@@ -312,7 +312,7 @@ class PlanCommandTest {
     JsonNode chosen = json(run).get("chosen");
     assertThat(chosen.get("pairs").asInt()).isZero();
     assertThat(chosen.get("reason").asText()).endsWith("no p above 0 is faster: relays cannot pay"
-        + " back their boot time, the 12.0 CPU-s each spawned relay takes from the copy's work on"
+        + " back their boot time, up to 12.0 CPU-s each spawned relay takes from the copy's work on"
         + " the 2 cores all hosts share, and the internal transfers on this copy");
     Run ownCores = run(concat(LAB_SMALL_FILES, "--pairs", "0-3", "--objective", "fastest"));
     assertThat(ownCores.exitCode()).as(ownCores.output()).isZero();

@@ -171,10 +171,10 @@ class PlannerTest {
     assertThat(Planner.whatRelaysCost(shared, new DistcpModel()))
         .isEqualTo("their boot time and the internal transfers");
     assertThat(Planner.whatRelaysCost(shared, new RelaycpModel()))
-        .isEqualTo("their boot time, the 12.0 CPU-s each spawned relay takes from the copy's work"
+        .isEqualTo("their boot time, up to 12.0 CPU-s each spawned relay takes from the copy's work"
             + " on the 2 cores all hosts share, and the internal transfers");
     assertThat(Planner.whatRelaysCost(withBytes, new RelaycpModel()))
-        .isEqualTo("their boot time, the 12.0 CPU-s each spawned relay takes from the copy's work"
+        .isEqualTo("their boot time, up to 12.0 CPU-s each spawned relay takes from the copy's work"
             + " on the 2 cores all hosts share (where its bytes cost 96 CPU-s per GB), and the"
             + " internal transfers");
   }
