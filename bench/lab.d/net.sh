@@ -123,8 +123,14 @@ net_del_host() {
   pids=$(ip netns pids "$ns" 2>/dev/null || true)
   if [[ -n $pids ]]; then
     # shellcheck disable=SC2086  # one pid per word
-    kill $pids 2>/dev/null || true; sleep 2
-    pids=$(ip netns pids "$ns" 2>/dev/null || true)
+    kill $pids 2>/dev/null || true
+    # Up to 2 s for them to end (a relay stops in well under one), as a VM's terminate call
+    # returns at once: a fixed wait would count in the time of every copy that releases hosts.
+    for _ in $(seq 20); do
+      pids=$(ip netns pids "$ns" 2>/dev/null || true)
+      [[ -z $pids ]] && break
+      sleep 0.1
+    done
     # shellcheck disable=SC2086
     [[ -z $pids ]] || kill -9 $pids 2>/dev/null || true
   fi

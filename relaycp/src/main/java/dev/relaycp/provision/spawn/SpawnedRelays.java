@@ -452,12 +452,42 @@ public final class SpawnedRelays implements RelayProvisioner {
    */
   @Override
   public void awaitBackgroundWork() {
-    for (Tracked tracked : hosts) {
-      if (tracked.host != null && !closed) {
-        release(tracked);
-      }
+    if (!closed) {
+      releaseTogether(hosts.stream().filter(tracked -> tracked.host != null).toList());
     }
     base.ifPresent(RouteSource::awaitBackgroundWork);
+  }
+
+  /**
+   * Releases {@code tracked} all at once and returns when every release has ended: a backend's
+   * release can take seconds (a lab host stopping its relay, an EC2 call per instance), and one
+   * after another they would hold the copy's end for the sum of them, p pairs' worth.
+   */
+  private void releaseTogether(List<Tracked> tracked) {
+    if (tracked.size() <= 1) {
+      tracked.forEach(this::release);
+      return;
+    }
+    List<Thread> releases = new ArrayList<>();
+    for (Tracked one : tracked) {
+      Thread release = new Thread(() -> release(one), "release-" + one.slot);
+      release.setDaemon(true);
+      release.start();
+      releases.add(release);
+    }
+    boolean interrupted = false;
+    for (Thread release : releases) {
+      while (release.isAlive()) {
+        try {
+          release.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
@@ -569,13 +599,7 @@ public final class SpawnedRelays implements RelayProvisioner {
 
   private void end() {
     try {
-      List<CompletableFuture<Void>> releases = new ArrayList<>();
-      for (Tracked tracked : hosts) {
-        if (tracked.host != null) {
-          releases.add(CompletableFuture.runAsync(() -> release(tracked), pool));
-        }
-      }
-      releases.forEach(CompletableFuture::join);
+      releaseTogether(hosts.stream().filter(tracked -> tracked.host != null).toList());
       // Interrupts the spawns still under way: a backend interrupted in spawn releases what it
       // started, and a host it had already returned is released below.
       pool.shutdownNow();
@@ -589,9 +613,7 @@ public final class SpawnedRelays implements RelayProvisioner {
               request.spawnTimeout().toSeconds() + 30);
         }
       }
-      for (Tracked tracked : hosts) {
-        release(tracked);
-      }
+      releaseTogether(hosts);
     } finally {
       try {
         request.spawner().close();
