@@ -81,7 +81,7 @@ public final class PairsOptions {
         spawning, settings.compress()
             ? OptionalInt.of(RelayKeys.DATA_FRAME_BYTES.intFrom(configuration))
             : OptionalInt.empty(),
-        yarnRelays ? CopyOverheads.DEFAULT.withYarnRelays() : CopyOverheads.DEFAULT);
+        CopyOverheads.defaults(yarnRelays));
     FileSystemOpener opener = FileSystemOpener.of(configuration);
     return Optional.of(PairsChoice.of(tree -> AutoPairs.choose(opener, request, tree),
         AutoPairs.fewestPairs(spawning), announce));

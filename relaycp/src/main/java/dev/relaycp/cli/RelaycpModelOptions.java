@@ -109,12 +109,12 @@ public final class RelaycpModelOptions {
   public RelaycpSettings settings(Configuration configuration) {
     int streams = streamsPerRelay != null
         ? streamsPerRelay : RelayKeys.PARALLEL_STREAMS.intFrom(configuration);
-    CopyOverheads defaults = switch (relays) {
-      case RUNNING -> OVERHEADS;
-      case YARN -> OVERHEADS.withYarnRelays();
+    CopyOverheads defaults = CopyOverheads.defaults(switch (relays) {
+      case RUNNING -> false;
+      case YARN -> true;
       default -> throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "plan --relays '"
           + relays + "' is not a way relays start; give running or yarn");
-    };
+    });
     double start = startSeconds != null ? startSeconds : defaults.startSeconds();
     CopyOverheads overheads = new CopyOverheads(start, OVERHEADS.listingSecondsPerFile(),
         fileSeconds, OVERHEADS.perChunkSeconds(), commitSeconds, verifySeconds);

@@ -53,8 +53,8 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
 
   /**
    * What the choice depends on besides the clusters; each given once, by the copy command.
-   * {@code overheads} are the copy's fixed costs: {@link CopyOverheads#DEFAULT}, or {@link
-   * CopyOverheads#withYarnRelays} of it where YARN starts the datanode relays.
+   * {@code overheads} are the copy's fixed costs, as {@link CopyOverheads#defaults} gives them
+   * for the way the copy gets its datanode relays.
    */
   public record Request(URI source, URI destination, OptionalInt sourceDatanodes,
       OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,

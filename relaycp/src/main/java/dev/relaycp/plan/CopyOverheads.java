@@ -62,6 +62,14 @@ public record CopyOverheads(
         perFileSeconds, perChunkSeconds, commitSecondsPerFile, verifySecondsPerFile);
   }
 
+  /**
+   * The defaults for a copy's way of getting its datanode relays: {@link #DEFAULT} for relays
+   * already running, {@link #withYarnRelays} of it for relays YARN starts for the copy.
+   */
+  public static CopyOverheads defaults(boolean yarnRelays) {
+    return yarnRelays ? DEFAULT.withYarnRelays() : DEFAULT;
+  }
+
   /** Seconds spent before any byte moves: start and listing. */
   public double beforeDataSeconds(long files) {
     return startSeconds + listingSecondsPerFile * files;
