@@ -30,6 +30,7 @@ import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -461,33 +462,23 @@ public final class SpawnedRelays implements RelayProvisioner {
   /**
    * Releases {@code tracked} all at once and returns when every release has ended: a backend's
    * release can take seconds (a lab host stopping its relay, an EC2 call per instance), and one
-   * after another they would hold the copy's end for the sum of them, p pairs' worth.
+   * after another they would hold the copy's end for the sum of them, 2p hosts' worth.
    */
   private void releaseTogether(List<Tracked> tracked) {
     if (tracked.size() <= 1) {
       tracked.forEach(this::release);
       return;
     }
-    List<Thread> releases = new ArrayList<>();
-    for (Tracked one : tracked) {
-      Thread release = new Thread(() -> release(one), "release-" + one.slot);
-      release.setDaemon(true);
-      release.start();
-      releases.add(release);
-    }
-    boolean interrupted = false;
-    for (Thread release : releases) {
-      while (release.isAlive()) {
-        try {
-          release.join();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    // A thread each, not the pool: the pool is shut down before close's last releases.
+    Executor threadEach = release -> {
+      Thread thread = new Thread(release, "spawned-relays-release");
+      thread.setDaemon(true);
+      thread.start();
+    };
+    List<CompletableFuture<Void>> releases = tracked.stream()
+        .map(one -> CompletableFuture.runAsync(() -> release(one), threadEach))
+        .toList();
+    releases.forEach(CompletableFuture::join);
   }
 
   /**
