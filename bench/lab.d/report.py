@@ -32,6 +32,7 @@ def main(folder):
     targets = output.target_checks(runs, hand)
     results = output.results_document(lab, probe, runs, parse.startup_seconds(folder), spawned,
                                       checks, targets, hand)
+    results["startup_cpu_steal_pct"] = parse.startup_steal(folder)
     per_byte = calibrate.byte_cpu(folder)
     results["cpu_seconds_per_gb"] = None if per_byte is None else round(per_byte * 1e9, 2)
     # Each dataset's share of bytes per set of holders (absent: no record, taken as even).

@@ -6,7 +6,7 @@ import os
 from .calibrate import distcp_overheads
 from .links import FULL
 from .parse import (datanodes, placement_text, probe_rate, spawned_probe_unusable, startup_seconds,
-                    warm_up_text)
+                    startup_steal, warm_up_text)
 
 
 def load_matplotlib():
@@ -113,6 +113,33 @@ def results_document(lab, probe, runs, startup, spawned, checks_found, targets, 
                "units": {"MB": "10^6 bytes", "caps": "Mbit/s on the wire"}}
     return results
 
+
+
+# A share of stolen CPU time worth naming copy by copy.
+STEAL_NAMED_PCT = 1.0
+
+
+def steal_text(runs, startup):
+    """One paragraph on the CPU time the hypervisor gave to other machines while the copies and
+    the start-up probes ran (None where no timeline records it): it slows every process and
+    raises its CPU seconds alike, so a copy or a probe that ran under it is not comparable
+    with one that did not."""
+    copies = [(f"{r['dataset']} {r['tool']} k={r['k']}", r["cpu_steal_pct"])
+              for r in runs if r.get("cpu_steal_pct") is not None]
+    probes = sorted(startup.items())
+    parts = []
+    for what, items in (("the copies", copies), ("the start-up probes", probes)):
+        if not items:
+            continue
+        worst = max(items, key=lambda item: item[1])
+        named = [f"{name} {fmt(pct)}%" for name, pct in items
+                 if pct >= STEAL_NAMED_PCT and name != worst[0]]
+        parts.append(f"{what} at most {fmt(worst[1])}% ({worst[0]})"
+                     + (f", {STEAL_NAMED_PCT:g}% or more also in {', '.join(named)}" if named else ""))
+    if not parts:
+        return None
+    return ("CPU time the hypervisor gave to other machines (steal, /proc/stat), which slows every "
+            "process here and raises its CPU seconds alike: " + "; ".join(parts) + ".")
 
 
 CPU_ROLES = ("relaycp-relay", "relaycp-driver", "distcp-client", "distcp-am", "distcp-map",
@@ -246,6 +273,9 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
             fmt(r.get("prediction_error_pct")), fmt(r.get("cpu_busy_pct")),
             ("yes" if v.get("ok") else f"NO ({v.get('problemCount', '?')} problems)") + f", {v.get('files', '?')} files",
             r.get("bound", "–")]) + " |")
+    steal = steal_text(runs, startup_steal(folder))
+    if steal:
+        md += ["", steal]
     bounds = [f"- {r['dataset']} {r['tool']} k={r['k']}: {fmt(r['physical_limit_mb_per_s'], 2)} MB/s, "
               f"bound by {bound_links(r['limit_bound_by'])}"
               for r in runs if "status" not in r and r.get("limit_bound_by")]

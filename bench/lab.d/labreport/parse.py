@@ -67,6 +67,27 @@ def timeline(csv_path):
     return rows
 
 
+def cpu_steal_pct(rows):
+    """The share of the machine's CPU time the hypervisor gave to others over a timeline (its
+    cpu_steal column, sample.py's; None for timelines from before it, or too short)."""
+    if len(rows) < 2 or "cpu_steal" not in rows[0]:
+        return None
+    total = rows[-1]["cpu_total"] - rows[0]["cpu_total"]
+    return round(100.0 * (rows[-1]["cpu_steal"] - rows[0]["cpu_steal"]) / total, 1) if total else None
+
+
+def startup_steal(folder):
+    """cpu_steal_pct of every start-up probe's timeline (startup/*.csv), by its name."""
+    found = {}
+    for path in sorted(glob.glob(os.path.join(folder, "startup", "*.csv"))):
+        if path.endswith((".links-src.csv", ".links-dst.csv")):
+            continue
+        steal = cpu_steal_pct(timeline(path))
+        if steal is not None:
+            found[os.path.basename(path)[:-len(".csv")]] = steal
+    return found
+
+
 def datanodes(lab, side):
     """Datanodes of one site ("src" or "dst"); runs before 2026-11-25 had one count for both."""
     return lab.get(f"{side}_datanodes", lab["datanodes_per_site"])
@@ -226,6 +247,9 @@ def analyse(run, lab, csv_path, predictions, placement=None):
     busy = rows[-1]["cpu_busy"] - base["cpu_busy"]
     total = rows[-1]["cpu_total"] - base["cpu_total"]
     out["cpu_busy_pct"] = round(100.0 * busy / total, 1) if total else None
+    steal = cpu_steal_pct(rows)
+    if steal is not None:
+        out["cpu_steal_pct"] = steal
     # Per-second series for the charts: MB/s crossing the WAN.
     series = []
     for a, b in zip(rows, rows[1:]):

@@ -95,3 +95,17 @@ def test_the_links_that_bound_a_limit_read_one_phrase_per_kind():
                                "src-dn2: to the other site (v_e)",
                                "dst-dn1: link in (v_i)"]) == (
         "src-dn1, src-dn2: to the other site (v_e); dst-dn1: link in (v_i)")
+
+
+def test_stolen_cpu_names_the_worst_copy_and_probe_and_every_one_past_a_percent():
+    runs = [{"dataset": "S", "tool": "relaycp", "k": 0, "cpu_steal_pct": 0.2},
+            {"dataset": "M", "tool": "relaycp", "k": 2, "cpu_steal_pct": 3.5},
+            {"dataset": "M", "tool": "relaycp", "k": 4, "cpu_steal_pct": 1.5},
+            {"dataset": "L", "tool": "distcp-expert", "k": 0}]
+
+    text = output.steal_text(runs, {"Z-relaycp-k0": 12.0, "Y-relaycp-k0": 0.0})
+
+    assert ("the copies at most 3.5% (M relaycp k=2), 1% or more also in M relaycp k=4 1.5%;"
+            in text)
+    assert "the start-up probes at most 12.0% (Z-relaycp-k0)." in text
+    assert output.steal_text([{"dataset": "S", "tool": "relaycp", "k": 0}], {}) is None

@@ -303,3 +303,37 @@ def test_a_spawned_route_copies_what_its_routes_from_1000_on_copied():
     assert parse.spawned_files_per_route(summary) == 116
     assert parse.spawned_files_per_route({"routeRates": [{"route": 0, "chunks": 900}]}) is None
     assert parse.spawned_files_per_route({}) is None
+
+
+def test_the_cpu_time_stolen_while_a_copy_ran_is_its_share_of_the_machines_cpu_time(tmp_path):
+    timeline = tmp_path / "S-relaycp-k0.csv"
+    timeline.write_text("t,src_to_dst,dst_to_src,cpu_busy,cpu_total,cpu_steal\n"
+                        + "".join(f"{100 + t},{t * 1000},0,{30 * t},{40 * t},{1000 + 4 * t}\n"
+                                  for t in range(11)))
+    run = {"dataset": "S", "tool": "relaycp", "k": 0, "wall_seconds": 10.0, "senders": 1,
+           "receivers": 1, "verify": {"bytes": 10_000}}
+
+    out = parse.analyse(run, LAB, str(timeline), {})
+
+    assert out["cpu_steal_pct"] == 10.0
+
+
+def test_a_timeline_from_before_steal_was_sampled_gives_no_steal(tmp_path):
+    timeline = tmp_path / "S-relaycp-k0.csv"
+    write_timeline(timeline, [(100 + t, t * 1000, 10 * t, 40 * t) for t in range(11)])
+    run = {"dataset": "S", "tool": "relaycp", "k": 0, "wall_seconds": 10.0, "senders": 1,
+           "receivers": 1, "verify": {"bytes": 10_000}}
+
+    assert "cpu_steal_pct" not in parse.analyse(run, LAB, str(timeline), {})
+
+
+def test_each_start_up_probes_stolen_cpu_is_read_from_its_timeline_not_its_links(tmp_path):
+    startup = tmp_path / "startup"
+    startup.mkdir()
+    header = "t,src_to_dst,dst_to_src,cpu_busy,cpu_total,cpu_steal\n"
+    (startup / "Z-relaycp-k0.csv").write_text(header + "1,0,0,0,0,0\n2,0,0,50,100,25\n")
+    (startup / "Z-relaycp-k0.links-src.csv").write_text("t,host,rx,tx\n1,src-dn1,0,0\n")
+    (startup / "T-distcp.csv").write_text("t,src_to_dst,dst_to_src,cpu_busy,cpu_total\n"
+                                          "1,0,0,0,0\n2,0,0,50,100\n")
+
+    assert parse.startup_steal(str(tmp_path)) == {"Z-relaycp-k0": 25.0}
