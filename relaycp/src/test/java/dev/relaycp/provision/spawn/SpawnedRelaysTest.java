@@ -62,8 +62,8 @@ class SpawnedRelaysTest {
   }
 
   /**
-   * A backend's release can take seconds (the lab's hosts take two, an EC2 call per instance
-   * a fraction); the copy's end waits for the releases, so they must overlap, not add up.
+   * A backend's release can take seconds (a lab host up to two, an EC2 call per instance a
+   * fraction); the copy's end waits for the releases, so they must overlap, not add up.
    * Each release here returns only once every host's release has begun: one after another,
    * the first would wait out its whole deadline alone.
    */
