@@ -172,6 +172,7 @@ class SpawnedRelaysTest {
       }
     }
   }
+
   /**
    * A backend whose hosts all listen at one address, and whose release waits (up to 10 s) for
    * every host's release to have begun, counting those that had to give up waiting.
