@@ -454,9 +454,14 @@ public final class SpawnedRelays implements RelayProvisioner {
   @Override
   public void awaitBackgroundWork() {
     if (!closed) {
-      releaseTogether(hosts.stream().filter(tracked -> tracked.host != null).toList());
+      releaseTogether(started());
     }
     base.ifPresent(RouteSource::awaitBackgroundWork);
+  }
+
+  /** The hosts whose backend has returned them (up, or still booting). */
+  private List<Tracked> started() {
+    return hosts.stream().filter(tracked -> tracked.host != null).toList();
   }
 
   /**
@@ -465,10 +470,6 @@ public final class SpawnedRelays implements RelayProvisioner {
    * after another they would hold the copy's end for the sum of them, 2p hosts' worth.
    */
   private void releaseTogether(List<Tracked> tracked) {
-    if (tracked.size() <= 1) {
-      tracked.forEach(this::release);
-      return;
-    }
     // A thread each, not the pool: the pool is shut down before close's last releases.
     Executor threadEach = release -> {
       Thread thread = new Thread(release, "spawned-relays-release");
@@ -590,7 +591,7 @@ public final class SpawnedRelays implements RelayProvisioner {
 
   private void end() {
     try {
-      releaseTogether(hosts.stream().filter(tracked -> tracked.host != null).toList());
+      releaseTogether(started());
       // Interrupts the spawns still under way: a backend interrupted in spawn releases what it
       // started, and a host it had already returned is released below.
       pool.shutdownNow();
