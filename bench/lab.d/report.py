@@ -32,7 +32,8 @@ def main(folder):
     targets = output.target_checks(runs, hand)
     results = output.results_document(lab, probe, runs, parse.startup_seconds(folder), spawned,
                                       checks, targets, hand)
-    results["startup_cpu_steal_pct"] = parse.startup_steal(folder)
+    startup_steal = parse.startup_steal(folder)
+    results["startup_cpu_steal_pct"] = startup_steal
     per_byte = calibrate.byte_cpu(folder)
     results["cpu_seconds_per_gb"] = None if per_byte is None else round(per_byte * 1e9, 2)
     # Each dataset's share of bytes per set of holders (absent: no record, taken as even).
@@ -40,7 +41,7 @@ def main(folder):
                             for ds, p in placements.items() if p}
     json.dump(results, open(os.path.join(folder, "results.json"), "w"), indent=2)
     markdown = output.results_markdown(folder, lab, probe, runs, checks, targets, distcp_fit,
-                                       spawned, placements, per_byte)
+                                       spawned, placements, per_byte, startup_steal)
     open(os.path.join(folder, "results.md"), "w").write(markdown)
     output.draw_charts(folder, lab, runs, series)
     failed = output.print_summary(open(os.path.join(folder, "results.md")).read(), checks, targets)

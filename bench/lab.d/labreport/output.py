@@ -6,7 +6,7 @@ import os
 from .calibrate import distcp_overheads
 from .links import FULL
 from .parse import (datanodes, placement_text, probe_rate, spawned_probe_unusable, startup_seconds,
-                    startup_steal, warm_up_text)
+                    warm_up_text)
 
 
 def load_matplotlib():
@@ -230,8 +230,9 @@ def bound_links(links):
 
 
 def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit, spawned,
-                     placements=None, cpu_per_byte=None):
-    """results.md's text; placements as calibrate.predict takes them."""
+                     placements=None, cpu_per_byte=None, startup_steal=None):
+    """results.md's text; placements as calibrate.predict takes them, startup_steal as
+    parse.startup_steal gives it."""
     placements = placements or {}
     md = [f"# WAN lab results ({os.path.basename(folder)})", "",
           f"v_i = {lab['v_i_mbit']} Mbit/s, v_e = {lab['v_e_mbit']} Mbit/s per host; "
@@ -273,7 +274,7 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
             fmt(r.get("prediction_error_pct")), fmt(r.get("cpu_busy_pct")),
             ("yes" if v.get("ok") else f"NO ({v.get('problemCount', '?')} problems)") + f", {v.get('files', '?')} files",
             r.get("bound", "–")]) + " |")
-    steal = steal_text(runs, startup_steal(folder))
+    steal = steal_text(runs, startup_steal or {})
     if steal:
         md += ["", steal]
     bounds = [f"- {r['dataset']} {r['tool']} k={r['k']}: {fmt(r['physical_limit_mb_per_s'], 2)} MB/s, "
