@@ -12,7 +12,7 @@ from .parse import (PROBE_FILE_BYTES, PROBE_FILES, U_FILES, V_FILES, W_FILES, X_
                     Z_SPAWNED,
                     datanodes, placement_option, probe_rate, relaycp_phases,
                     routes as relaycp_routes, spawned_probe, spawned_start_seconds, startup_seconds,
-                    distcp_map_costs)
+                    distcp_map_costs, timeline)
 
 # The planner's defaults for a DistCp map's start-up and per-file cost (DistcpSettings).
 DISTCP_TASK_SECONDS = 4.0
@@ -389,26 +389,58 @@ def spawned_cpu(folder, probe):
             "files_per_route": probe.get("files_per_route")}
 
 
-# The large-file probe (run.sh's B): six files of 64 MiB.
-B_FILES = 6
-B_FILE_BYTES = 64 * 1048576
+# The processes whose work grows with the bytes copied, as `--cpu-seconds-per-gb` counts them:
+# the relays, the driver and the datanodes (not the namenodes' or YARN's daemons, whose work
+# is per file and per container and which run whether bytes move or not).
+BYTE_ROLES = ("relaycp-relay", "relaycp-driver", "datanode")
+# The part of B's bytes over which its CPU is taken: from a quarter of them across the WAN,
+# past the relays' start and warm-up, to nine tenths, before the files' completion.
+B_WINDOW = (0.25, 0.9)
+
+
+def _at(timeline, t, role):
+    """A role's CPU seconds at time t, interpolated between the .cpu timeline's samples."""
+    before = None
+    for when, seconds in timeline:
+        value = seconds.get(role, 0.0)
+        if when >= t:
+            if before is None or when <= before[0]:
+                return value
+            return before[1] + (value - before[1]) * (t - before[0]) / (when - before[0])
+        before = (when, value)
+    return before[1] if before else 0.0
 
 
 def byte_cpu(folder):
-    """What a byte copied costs the lab's shared cores, measured on the start-up probes: the CPU
-    seconds of the copy's processes and the clusters' daemons (every .cpu role but the lab's own
-    tools, "other") in B's large files less those in T's one small file, over the bytes between
-    them. It holds the relays' TLS, checksums and copies, the datanodes' reads and writes, and
-    what the daemons spend while B's bytes take longer. None without both probes' CPU."""
-    totals = {}
-    for ds in ("B", "T"):
-        path = os.path.join(folder, "startup", f"{ds}-relaycp-k0.cpu")
-        if not os.path.exists(path):
-            return None
-        seconds = json.load(open(path)).get("seconds") or {}
-        totals[ds] = sum(v for role, v in seconds.items() if role != "other")
-    extra_bytes = B_FILES * B_FILE_BYTES - PROBE_FILE_BYTES
-    return max(0.0, totals["B"] - totals["T"]) / extra_bytes
+    """What a byte copied costs the lab's shared cores, measured on the start-up probe B (six
+    64 MiB files, WAN-bound): the CPU seconds of BYTE_ROLES between the moments a quarter and
+    nine tenths of B's bytes had crossed the WAN (the router's timeline), over the bytes that
+    crossed meanwhile. It holds the relays' TLS, checksums and copies, the driver's share and
+    the datanodes' reads and writes. Taken over B's steady window, not as B's total less T's:
+    most of either total is the relays' start, which both pay, and its noise went into the
+    difference (36.6 to 74.1 CPU-s per GB over the lab's five runs of 2026-11-29, against 33.4
+    to 41.4 over the window). None without B's CPU and router timelines."""
+    stem = os.path.join(folder, "startup", "B-relaycp-k0")
+    if not os.path.exists(stem + ".cpu") or not os.path.exists(stem + ".csv"):
+        return None
+    cpu = json.load(open(stem + ".cpu")).get("timeline") or []
+    rows = timeline(stem + ".csv")
+    if len(cpu) < 2 or len(rows) < 2:
+        return None
+    start = rows[0]["src_to_dst"]
+    crossed = rows[-1]["src_to_dst"] - start
+    if crossed <= 0:
+        return None
+
+    def moment(fraction):
+        return next(r for r in rows if r["src_to_dst"] - start >= fraction * crossed)
+
+    first, last = moment(B_WINDOW[0]), moment(B_WINDOW[1])
+    window_bytes = last["src_to_dst"] - first["src_to_dst"]
+    if window_bytes <= 0:
+        return None
+    seconds = sum(_at(cpu, last["t"], role) - _at(cpu, first["t"], role) for role in BYTE_ROLES)
+    return max(0.0, seconds) / window_bytes
 
 
 def spawned_model_over_alone(binary, lab_options, options, pairs, files):

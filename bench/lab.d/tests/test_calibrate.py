@@ -187,19 +187,33 @@ def test_a_spawned_probe_on_z_is_priced_against_z_alone_not_y(tmp_path):
     assert spawned["dataset"] == "Z"
 
 
-def _cpu(folder, name, seconds):
+def _cpu(folder, name, seconds, timeline=None):
     startup = folder / "startup"
     startup.mkdir(exist_ok=True)
-    (startup / f"{name}.cpu").write_text(json.dumps({"seconds": seconds}))
+    (startup / f"{name}.cpu").write_text(json.dumps({"seconds": seconds, "timeline": timeline or []}))
 
 
-def test_a_bytes_cpu_is_large_files_less_one_small_one_without_the_labs_own_tools(tmp_path):
-    # T: 30 CPU-s; B: 30 + 36 for its 6 x 64 MiB less T's 64 KiB, whatever "other" spent.
-    _cpu(tmp_path, "T-relaycp-k0", {"relaycp-relay": 20.0, "datanode": 10.0, "other": 5.0})
-    _cpu(tmp_path, "B-relaycp-k0", {"relaycp-relay": 50.0, "datanode": 16.0, "other": 60.0})
-    extra = calibrate.B_FILES * calibrate.B_FILE_BYTES - calibrate.PROBE_FILE_BYTES
-    assert calibrate.byte_cpu(str(tmp_path)) == pytest.approx(36.0 / extra)
-    (tmp_path / "startup" / "T-relaycp-k0.cpu").unlink()
+def _router(folder, name, crossed):
+    """The router's timeline of a probe: (t, bytes crossed src -> dst so far) a row each."""
+    rows = ["t,src_to_dst,dst_to_src,cpu_busy,cpu_total"]
+    rows += [f"{t},{1000 + b},0,0,0" for t, b in crossed]
+    (folder / "startup" / f"{name}.csv").write_text("\n".join(rows) + "\n")
+
+
+def test_a_bytes_cpu_is_taken_over_bs_steady_window_from_the_processes_that_move_bytes(tmp_path):
+    # B's 400 MB cross at 10 MB/s from t = 10 to 50; its relays start at a burst of 20 CPU-s
+    # before the bytes, then every role spends a steady rate. The window runs from 100 MB
+    # (t = 20) to 360 MB (t = 46): relays 0.3, datanodes 0.1 and the driver 0.05 CPU-s a
+    # second count; the namenode's and YARN's and the lab's own tools' do not.
+    rates = {"relaycp-relay": 0.3, "datanode": 0.1, "relaycp-driver": 0.05,
+             "namenode": 0.5, "resourcemanager": 0.5, "nodemanager": 0.5, "other": 1.0}
+    timeline = [[t, {role: (20.0 if role == "relaycp-relay" and t >= 5 else 0.0) + rate * t
+                     for role, rate in rates.items()}] for t in range(0, 61)]
+    _cpu(tmp_path, "B-relaycp-k0", {}, timeline)
+    crossed = [(t / 4, int(max(0, min(400e6, (t / 4 - 10) * 10e6)))) for t in range(0, 241)]
+    _router(tmp_path, "B-relaycp-k0", crossed)
+    assert calibrate.byte_cpu(str(tmp_path)) == pytest.approx(0.45 * 26 / 260e6, rel=0.02)
+    (tmp_path / "startup" / "B-relaycp-k0.csv").unlink()
     assert calibrate.byte_cpu(str(tmp_path)) is None
 
 
