@@ -12,7 +12,7 @@ from .parse import (PROBE_FILE_BYTES, PROBE_FILES, U_FILES, V_FILES, W_FILES, X_
                     Z_SPAWNED,
                     datanodes, placement_option, probe_rate, relaycp_phases,
                     routes as relaycp_routes, spawned_probe, spawned_start_seconds, startup_seconds,
-                    distcp_map_costs, timeline)
+                    distcp_map_costs, timeline, when_crossed)
 
 # The planner's defaults for a DistCp map's start-up and per-file cost (DistcpSettings).
 DISTCP_TASK_SECONDS = 4.0
@@ -427,19 +427,12 @@ def byte_cpu(folder):
     rows = timeline(stem + ".csv")
     if len(cpu) < 2 or len(rows) < 2:
         return None
-    start = rows[0]["src_to_dst"]
-    crossed = rows[-1]["src_to_dst"] - start
-    if crossed <= 0:
-        return None
-
-    def moment(fraction):
-        return next(r for r in rows if r["src_to_dst"] - start >= fraction * crossed)
-
-    first, last = moment(B_WINDOW[0]), moment(B_WINDOW[1])
-    window_bytes = last["src_to_dst"] - first["src_to_dst"]
+    crossed = rows[-1]["src_to_dst"] - rows[0]["src_to_dst"]
+    window_bytes = (B_WINDOW[1] - B_WINDOW[0]) * crossed
     if window_bytes <= 0:
         return None
-    seconds = sum(_at(cpu, last["t"], role) - _at(cpu, first["t"], role) for role in BYTE_ROLES)
+    first, last = (when_crossed(rows, fraction) for fraction in B_WINDOW)
+    seconds = sum(_at(cpu, last, role) - _at(cpu, first, role) for role in BYTE_ROLES)
     return max(0.0, seconds) / window_bytes
 
 

@@ -67,13 +67,28 @@ def timeline(csv_path):
     return rows
 
 
-def cpu_steal_pct(rows):
-    """The share of the machine's CPU time the hypervisor gave to others over a timeline (its
-    cpu_steal column, sample.py's; None for timelines from before it, or too short)."""
-    if len(rows) < 2 or "cpu_steal" not in rows[0]:
+def cpu_pct(rows, column):
+    """The share of the machine's CPU time a timeline's `column` took (sample.py's cpu_busy or
+    cpu_steal, the time the hypervisor gave to others), in percent; None for a timeline without
+    the column (cpu_steal is newer than the rest) or too short to have any CPU time."""
+    if len(rows) < 2 or column not in rows[0]:
         return None
     total = rows[-1]["cpu_total"] - rows[0]["cpu_total"]
-    return round(100.0 * (rows[-1]["cpu_steal"] - rows[0]["cpu_steal"]) / total, 1) if total else None
+    return round(100.0 * (rows[-1][column] - rows[0][column]) / total, 1) if total else None
+
+
+def when_crossed(rows, fraction):
+    """The moment `fraction` of a timeline's bytes had crossed the WAN from the source site
+    (src_to_dst), interpolated between its samples; its last sample's time when they never
+    did."""
+    base, crossed = rows[0]["src_to_dst"], rows[-1]["src_to_dst"] - rows[0]["src_to_dst"]
+    goal = base + fraction * crossed
+    for a, b in zip(rows, rows[1:]):
+        if b["src_to_dst"] >= goal:
+            span = b["src_to_dst"] - a["src_to_dst"]
+            x = (goal - a["src_to_dst"]) / span if span else 0
+            return a["t"] + x * (b["t"] - a["t"])
+    return rows[-1]["t"]
 
 
 def startup_steal(folder):
@@ -82,7 +97,7 @@ def startup_steal(folder):
     for path in sorted(glob.glob(os.path.join(folder, "startup", "*.csv"))):
         if path.endswith((".links-src.csv", ".links-dst.csv")):
             continue
-        steal = cpu_steal_pct(timeline(path))
+        steal = cpu_pct(timeline(path), "cpu_steal")
         if steal is not None:
             found[os.path.basename(path)[:-len(".csv")]] = steal
     return found
@@ -244,10 +259,8 @@ def analyse(run, lab, csv_path, predictions, placement=None):
     base = rows[0]
     wan = rows[-1]["src_to_dst"] - base["src_to_dst"]
     out["wan_bytes_src_to_dst"] = int(wan)
-    busy = rows[-1]["cpu_busy"] - base["cpu_busy"]
-    total = rows[-1]["cpu_total"] - base["cpu_total"]
-    out["cpu_busy_pct"] = round(100.0 * busy / total, 1) if total else None
-    steal = cpu_steal_pct(rows)
+    out["cpu_busy_pct"] = cpu_pct(rows, "cpu_busy")
+    steal = cpu_pct(rows, "cpu_steal")
     if steal is not None:
         out["cpu_steal_pct"] = steal
     # Per-second series for the charts: MB/s crossing the WAN.
@@ -261,16 +274,7 @@ def analyse(run, lab, csv_path, predictions, placement=None):
         out["bytes"] = bytes_
         out["mb_per_s"] = round(bytes_ / 1e6 / wall, 3)
 
-        def when(frac):
-            goal = base["src_to_dst"] + frac * wan
-            for a, b in zip(rows, rows[1:]):
-                if b["src_to_dst"] >= goal:
-                    span = b["src_to_dst"] - a["src_to_dst"]
-                    x = (goal - a["src_to_dst"]) / span if span else 0
-                    return a["t"] + x * (b["t"] - a["t"])
-            return rows[-1]["t"]
-
-        t10, t90 = when(0.1), when(0.9)
+        t10, t90 = when_crossed(rows, 0.1), when_crossed(rows, 0.9)
         if t90 > t10:
             out["steady_mb_per_s"] = round(0.8 * bytes_ / 1e6 / (t90 - t10), 3)
             out["steady_window_s"] = [round(t10 - base["t"], 2), round(t90 - base["t"], 2)]
