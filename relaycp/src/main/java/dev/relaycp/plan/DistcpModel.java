@@ -35,11 +35,12 @@ import java.util.List;
  * own WAN traffic, and the bytes are where the source's {@link Site#placement} puts them. The
  * job start-up comes first.
  *
- * <p>With the {@code dynamic} strategy DistCp instead cuts the listing into chunks of
- * consecutive entries, {@code ceil(entries / (ratio x maps))} each ({@link #splitRatio}, as
- * Hadoop's {@code DynamicInputFormat} does), and starts {@code -m} maps (no more than there are
- * chunks) that each pay one task start-up and then take chunk after chunk from the shared pool
- * until none is left: no map waits with its share while another still holds a long tail.
+ * <p>With the {@code dynamic} strategy DistCp instead deals the listing's entries out into
+ * chunks of {@code ceil(entries / (ratio x maps))} each ({@link #splitRatio}, {@link
+ * #dynamicChunks}, as Hadoop's {@code DynamicInputFormat} does), and starts {@code -m} maps (no
+ * more than there are chunks) that each pay one task start-up and then take chunk after chunk
+ * from the shared pool until none is left: no map waits with its share while another still
+ * holds a long tail.
  *
  * <p>With {@code p} pairs, p nodes of the spawned machine type join each cluster (as in the
  * thesis's §6.2): at the source they add map slots once booted, at the destination WAN
@@ -49,6 +50,8 @@ import java.util.List;
 public record DistcpModel() implements CopyModel {
   /** Entries of DistCp's copy listing shuffled together ({@code distcp.simplelisting.file.status.size}). */
   static final int LISTING_WINDOW = 1000;
+  /** Chunks {@code DynamicInputFormat} fills at once, dealing the listing's entries in turn. */
+  static final int CHUNKS_OPEN_AT_ONCE = 16;
 
   @Override
   public String name() {
@@ -211,20 +214,40 @@ public record DistcpModel() implements CopyModel {
     return nodes;
   }
 
-  /** The {@code dynamic} strategy's chunks: consecutive entries of the listing, each a task. */
+  /**
+   * The {@code dynamic} strategy's chunks, each a task, as Hadoop's {@code DynamicInputFormat}
+   * cuts them: {@code ceil(entries / (ratio x maps))} entries a chunk, dealt out from the listing
+   * in turn over sets of {@value #CHUNKS_OPEN_AT_ONCE} chunks open at once (the last set taking
+   * every chunk left when fewer than that many would follow it), so consecutive entries, such as
+   * the pieces of a file split by {@code -blocksperchunk}, land in different chunks. The maps
+   * take the chunks in their order.
+   */
   static List<List<StreamSimulation.Step>> dynamicChunks(Workload workload,
       DistcpSettings settings) {
     List<Long> entries = listing(workload, settings);
     int maps = Math.max(1, Math.min(settings.maxMaps(), entries.size()));
     int perChunk = (int) Math.max(1,
         Math.ceil((double) entries.size() / ((long) splitRatio(maps, entries.size()) * maps)));
+    int total = (int) Math.ceil((double) entries.size() / perChunk);
     List<List<StreamSimulation.Step>> chunks = new ArrayList<>();
-    for (int first = 0; first < entries.size(); first += perChunk) {
-      List<StreamSimulation.Step> chunk = new ArrayList<>();
-      for (int entry = first; entry < Math.min(entries.size(), first + perChunk); entry++) {
-        chunk.addAll(fileSteps(settings, entries.get(entry)));
+    int open = Math.min(CHUNKS_OPEN_AT_ONCE, total);
+    int firstOpen = 0;
+    int dealt = 0;
+    for (long entry : entries) {
+      if (dealt % ((long) open * perChunk) == 0) {
+        firstOpen = chunks.size();
+        int end = Math.min(total, firstOpen + open);
+        if (total - end < open) {
+          end = total;
+        }
+        open = end - firstOpen;
+        for (int chunk = firstOpen; chunk < end; chunk++) {
+          chunks.add(new ArrayList<>());
+        }
+        dealt = 0;
       }
-      chunks.add(chunk);
+      chunks.get(firstOpen + dealt % open).addAll(fileSteps(settings, entry));
+      dealt++;
     }
     return chunks;
   }

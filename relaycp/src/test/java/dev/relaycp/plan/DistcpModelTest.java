@@ -112,6 +112,31 @@ class DistcpModelTest {
   }
 
   @Test
+  void theDynamicStrategyDealsTheListingOutOverSixteenOpenChunks() {
+    // The lab's M as its expert DistCp copies it: -m 6 -blocksperchunk 1 over 4 files of eight
+    // 32 MiB blocks listed before 3,000 small files. 3,032 entries, 17 chunks a map, 30 entries
+    // a chunk, 102 chunks: dealt in turn over chunks 0-15, then 16-31, ..., and the last set
+    // takes chunks 80-101. Each of the first 16 chunks gets two of the 32 pieces, where chunks
+    // of consecutive entries would have put 30 in one map's first chunk, to copy one by one.
+    DataSize block = DataSize.ofMebibytes(32);
+    Workload mixed = Workload.of(new Workload.FileGroup(4, DataSize.ofMebibytes(256)),
+        new Workload.FileGroup(3000, DataSize.ofBytes(65536)));
+    DistcpSettings expert = new DistcpSettings(6, 2, 0, 0, 0, 1, block)
+        .withStrategy(DistcpSettings.Strategy.DYNAMIC);
+
+    List<List<StreamSimulation.Step>> chunks = DistcpModel.dynamicChunks(mixed, expert);
+
+    assertThat(chunks).hasSize(102);
+    for (int chunk = 0; chunk < chunks.size(); chunk++) {
+      long pieces =
+          chunks.get(chunk).stream().filter(step -> step.bytes() == block.bytes()).count();
+      assertThat(pieces).as("pieces in chunk %d", chunk).isEqualTo(chunk < 16 ? 2 : 0);
+    }
+    assertThat(chunks.subList(0, 80)).allSatisfy(chunk -> assertThat(chunk).hasSize(30));
+    assertThat(chunks.subList(80, 102).stream().mapToInt(List::size).sum()).isEqualTo(632);
+  }
+
+  @Test
   void theDynamicSplitRatioIsHadoops() {
     // DynamicInputFormat's defaults: 100 chunks ideal, at least 5 entries a chunk, else 2.
     assertThat(DistcpModel.splitRatio(1, 1000)).isEqualTo(1);
