@@ -26,6 +26,10 @@ def main(folder):
         folder, lab, probe, [run for _, run in raw if "status" not in run], placements)
     runs = [parse.analyse(run, lab, path[:-5] + ".csv", predictions, placements[run["dataset"]])
             for path, run in raw]
+    for run in runs:
+        ratio = calibrate.cpu_against_probes(folder, run)
+        if ratio is not None:
+            run["cpu_against_probes"] = ratio
     series = {f'{r["dataset"]}-{r["tool"]}-k{r["k"]}': r.pop("_series", None) for r in runs}
     checks = output.checks(probe, runs)
     hand = parse.hand_relays_run(folder)

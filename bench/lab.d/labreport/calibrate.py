@@ -8,8 +8,8 @@ import subprocess
 import json
 import sys
 
-from .parse import (PROBE_FILE_BYTES, PROBE_FILES, U_FILES, V_FILES, W_FILES, X_FILES, Y_SPAWNED,
-                    Z_SPAWNED,
+from .parse import (PROBE_FILE_BYTES, PROBE_FILES, U_FILES, V_FILES, W_FILES, X_FILES, Y_FILES,
+                    Y_SPAWNED, Z_FILES, Z_SPAWNED,
                     datanodes, placement_option, probe_rate, relaycp_phases,
                     routes as relaycp_routes, spawned_probe, spawned_start_seconds, startup_seconds,
                     distcp_map_costs, timeline, when_crossed)
@@ -434,6 +434,33 @@ def byte_cpu(folder):
     first, last = (when_crossed(rows, fraction) for fraction in B_WINDOW)
     seconds = sum(_at(cpu, last, role) - _at(cpu, first, role) for role in BYTE_ROLES)
     return max(0.0, seconds) / window_bytes
+
+
+def _machine_cpu(path):
+    """Every process's CPU seconds in a .cpu file but the lab's own tools ("other")."""
+    seconds = json.load(open(path)).get("seconds") or {}
+    return sum(value for role, value in seconds.items() if role != "other")
+
+
+def cpu_against_probes(folder, run):
+    """What a relaycp copy at k = 0 of the probes' files alone (every file PROBE_FILE_BYTES)
+    spent on the machine's cores against what its start-up probes imply for as many files: Y's
+    CPU (every process but the lab's tools) plus Z's beyond Y's per file for the files beyond
+    Y's. On the shared cores a copy of small files is held by its CPU, so a ratio above 1 is a
+    copy slower than its probes priced it, whatever the model. None for other copies, or
+    without the figures."""
+    if run.get("tool") != "relaycp" or run.get("k") != 0 or not run.get("process_cpu"):
+        return None
+    files = (run.get("verify") or {}).get("files")
+    if not files or (run.get("verify") or {}).get("bytes") != files * PROBE_FILE_BYTES:
+        return None
+    paths = [os.path.join(folder, "startup", f"{ds}-relaycp-k0.cpu") for ds in ("Y", "Z")]
+    if not all(os.path.exists(path) for path in paths):
+        return None
+    y, z = (_machine_cpu(path) for path in paths)
+    implied = y + (z - y) / (Z_FILES - Y_FILES) * (files - Y_FILES)
+    spent = sum(value for role, value in run["process_cpu"]["seconds"].items() if role != "other")
+    return round(spent / implied, 3) if implied > 0 else None
 
 
 def spawned_model_over_alone(binary, lab_options, options, pairs, files):

@@ -142,6 +142,20 @@ def steal_text(runs, startup):
             "process here and raises its CPU seconds alike: " + "; ".join(parts) + ".")
 
 
+def cpu_against_probes_text(runs):
+    """One sentence on the copies calibrate.cpu_against_probes measured (None without any): on
+    these shared cores their seconds follow their CPU, so a copy that spent more than its probes
+    imply came out slower than its prediction."""
+    ratios = [f"{r['dataset']} {fmt(r['cpu_against_probes'], 2)}x" for r in runs
+              if r.get("cpu_against_probes") is not None]
+    if not ratios:
+        return None
+    return ("relaycp at k = 0 on files of the probes' size spent, against the CPU that the "
+            "start-up probes Y and Z imply for as many files (every process but the lab's tools): "
+            + ", ".join(ratios) + ". On the shared cores such a copy's seconds follow its CPU: "
+            "above 1 it runs slower than its probes priced it, below 1 faster.")
+
+
 CPU_ROLES = ("relaycp-relay", "relaycp-driver", "distcp-client", "distcp-am", "distcp-map",
              "namenode", "datanode", "nodemanager", "resourcemanager", "other")
 
@@ -277,6 +291,9 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
     steal = steal_text(runs, startup_steal or {})
     if steal:
         md += ["", steal]
+    against = cpu_against_probes_text(runs)
+    if against:
+        md += ["", against]
     bounds = [f"- {r['dataset']} {r['tool']} k={r['k']}: {fmt(r['physical_limit_mb_per_s'], 2)} MB/s, "
               f"bound by {bound_links(r['limit_bound_by'])}"
               for r in runs if "status" not in r and r.get("limit_bound_by")]

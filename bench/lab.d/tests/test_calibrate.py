@@ -334,3 +334,20 @@ def test_an_uncalibrated_relaycp_prediction_counts_the_relay_containers_start_wh
     assert relaycp_calls
     for arguments in relaycp_calls:
         assert ("yarn" in arguments and arguments[arguments.index("yarn") - 1] == "--relays") == told
+
+
+def test_a_small_file_copy_at_k0_is_set_against_the_cpu_its_probes_imply(tmp_path):
+    # Y: 60 CPU-s for 3,000 files; Z: 180 for 9,000, so 0.02 a file beyond Y's. 5,000 files
+    # imply 60 + 2,000 x 0.02 = 100 CPU-s; the copy spent 105 (its "other" not counted).
+    _cpu(tmp_path, "Y-relaycp-k0", {"relaycp-relay": 40.0, "datanode": 20.0, "other": 9.0})
+    _cpu(tmp_path, "Z-relaycp-k0", {"relaycp-relay": 120.0, "datanode": 60.0})
+    run = {"tool": "relaycp", "k": 0,
+           "verify": {"files": 5000, "bytes": 5000 * calibrate.PROBE_FILE_BYTES},
+           "process_cpu": {"seconds": {"relaycp-relay": 70.0, "namenode": 35.0, "other": 3.0}}}
+
+    assert calibrate.cpu_against_probes(str(tmp_path), run) == pytest.approx(1.05)
+    assert calibrate.cpu_against_probes(str(tmp_path), dict(run, k=2)) is None
+    large = dict(run, verify={"files": 8, "bytes": 8 * 268435456})
+    assert calibrate.cpu_against_probes(str(tmp_path), large) is None
+    (tmp_path / "startup" / "Z-relaycp-k0.cpu").unlink()
+    assert calibrate.cpu_against_probes(str(tmp_path), run) is None

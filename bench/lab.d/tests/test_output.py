@@ -109,3 +109,13 @@ def test_stolen_cpu_names_the_worst_copy_and_probe_and_every_one_past_a_percent(
             in text)
     assert "the start-up probes at most 12.0% (Z-relaycp-k0)." in text
     assert output.steal_text([{"dataset": "S", "tool": "relaycp", "k": 0}], {}) is None
+
+
+def test_the_cpu_against_the_probes_is_one_sentence_over_the_copies_that_have_it():
+    runs = [{"dataset": "S", "tool": "relaycp", "k": 0, "cpu_against_probes": 1.052},
+            {"dataset": "L", "tool": "relaycp", "k": 0}]
+
+    text = output.cpu_against_probes_text(runs)
+
+    assert "imply for as many files (every process but the lab's tools): S 1.05x." in text
+    assert output.cpu_against_probes_text(runs[1:]) is None
