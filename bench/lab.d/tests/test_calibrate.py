@@ -190,7 +190,8 @@ def test_a_spawned_probe_on_z_is_priced_against_z_alone_not_y(tmp_path):
 def _cpu(folder, name, seconds, timeline=None):
     startup = folder / "startup"
     startup.mkdir(exist_ok=True)
-    (startup / f"{name}.cpu").write_text(json.dumps({"seconds": seconds, "timeline": timeline or []}))
+    (startup / f"{name}.cpu").write_text(
+        json.dumps({"seconds": seconds, "timeline": timeline or []}))
 
 
 def _router(folder, name, crossed):
