@@ -436,9 +436,8 @@ def byte_cpu(folder):
     return max(0.0, seconds) / window_bytes
 
 
-def _machine_cpu(path):
-    """Every process's CPU seconds in a .cpu file but the lab's own tools ("other")."""
-    seconds = json.load(open(path)).get("seconds") or {}
+def _machine_cpu(seconds):
+    """Every process's CPU seconds of a .cpu file's roles but the lab's own tools ("other")."""
     return sum(value for role, value in seconds.items() if role != "other")
 
 
@@ -457,9 +456,9 @@ def cpu_against_probes(folder, run):
     paths = [os.path.join(folder, "startup", f"{ds}-relaycp-k0.cpu") for ds in ("Y", "Z")]
     if not all(os.path.exists(path) for path in paths):
         return None
-    y, z = (_machine_cpu(path) for path in paths)
+    y, z = (_machine_cpu(json.load(open(path)).get("seconds") or {}) for path in paths)
     implied = y + (z - y) / (Z_FILES - Y_FILES) * (files - Y_FILES)
-    spent = sum(value for role, value in run["process_cpu"]["seconds"].items() if role != "other")
+    spent = _machine_cpu(run["process_cpu"]["seconds"])
     return round(spent / implied, 3) if implied > 0 else None
 
 
