@@ -7,15 +7,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileUtil;
@@ -233,14 +236,42 @@ public final class EmbeddedSite implements AutoCloseable {
     return files((folder, name) -> folder.equals(folderName));
   }
 
-  /** The site's regular files whose folder's and own names {@code wanted} takes. */
+  /**
+   * The site's regular files whose folder's and own names {@code wanted} takes. The
+   * NodeManagers delete a finished container's folders while this walks them, so a file or
+   * folder gone before it is visited is skipped, not an error.
+   */
   private List<Path> files(BiPredicate<String, String> wanted) throws IOException {
-    try (Stream<Path> files = Files.walk(baseDirectory)) {
-      return files.filter(file -> wanted.test(file.getParent().getFileName().toString(),
-              file.getFileName().toString()))
-          .filter(Files::isRegularFile)
-          .toList();
-    }
+    List<Path> found = new ArrayList<>();
+    Files.walkFileTree(baseDirectory, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        if (attributes.isRegularFile() && wanted.test(
+            file.getParent().getFileName().toString(), file.getFileName().toString())) {
+          found.add(file);
+        }
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path file, IOException failure)
+          throws IOException {
+        if (failure instanceof NoSuchFileException) {
+          return FileVisitResult.CONTINUE;
+        }
+        throw failure;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path folder, IOException failure)
+          throws IOException {
+        if (failure == null || failure instanceof NoSuchFileException) {
+          return FileVisitResult.CONTINUE;
+        }
+        throw failure;
+      }
+    });
+    return found;
   }
 
   @Override
