@@ -4,8 +4,10 @@ import dev.relaycp.cli.ExitCodes;
 import dev.relaycp.testkit.EmbeddedClusters;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -88,6 +90,11 @@ public final class BenchCommand {
         description = "The driver's JVM options, as bin/relaycp's (default: ${DEFAULT-VALUE}).")
     String driverJavaOptions;
 
+    @Option(names = "--setting", paramLabel = "KEY=VALUE",
+        description = "A relaycp setting for the relays and the driver alike, as their -D"
+            + " (e.g. relaycp.relay.parallel-streams=4); repeatable.")
+    Map<String, String> copySettings = new LinkedHashMap<>();
+
     @Option(names = "--profile", paramLabel = "DIR",
         description = "Record each process with JFR (settings=profile) into DIR: "
             + "a folder for each run and role (driver-RUN, relay-RUN). Recording costs CPU too.")
@@ -99,7 +106,7 @@ public final class BenchCommand {
       List<String> driverOptions = driverJavaOptions.isBlank()
           ? List.of() : List.of(driverJavaOptions.trim().split("\\s+"));
       SmallFileCpu.Settings settings = new SmallFileCpu.Settings(files, fileBytes, pairs,
-          datanodes, relayJavaOptions, driverOptions, profileDirectory);
+          datanodes, relayJavaOptions, driverOptions, copySettings, profileDirectory);
       if (profileDirectory != null) {
         java.nio.file.Files.createDirectories(profileDirectory);
       }

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -51,10 +52,12 @@ final class SmallFileCpu {
 
   /** The settings of a measurement. */
   record Settings(int files, int fileBytes, int pairs, int datanodes, String relayJavaOptions,
-      List<String> driverJavaOptions, java.nio.file.Path profileDirectory) {
+      List<String> driverJavaOptions, Map<String, String> copySettings,
+      java.nio.file.Path profileDirectory) {
     Settings {
       requireNonNull(relayJavaOptions, "relayJavaOptions is null");
       driverJavaOptions = List.copyOf(driverJavaOptions);
+      copySettings = Map.copyOf(copySettings);
       if (files < 1 || fileBytes < 0 || pairs < 1 || datanodes < 1) {
         throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "files " + files + ", file bytes "
             + fileBytes + ", pairs " + pairs + " and datanodes " + datanodes
@@ -116,7 +119,8 @@ final class SmallFileCpu {
   /** One copy of the tree to a fresh target, through fresh relays. */
   Run run() throws Exception {
     int run = ++runs;
-    Map<String, String> properties = Map.of(RelayKeys.RELAY_JAVA_OPTS.key(),
+    Map<String, String> properties = new HashMap<>(settings.copySettings());
+    properties.put(RelayKeys.RELAY_JAVA_OPTS.key(),
         String.join(" ", settings.relayJavaOptions(), flightRecording("relay", run)).strip());
     try (LocalRelayProcesses relays = LocalRelayProcesses.start(settings.pairs(), secretFile,
         properties, List.of())) {
@@ -137,6 +141,8 @@ final class SmallFileCpu {
               .collect(Collectors.joining(",")),
           "--dst-relays", relays.routes().stream().map(Route::writer).map(Object::toString)
               .collect(Collectors.joining(","))));
+      settings.copySettings().forEach((key, value) -> command.addAll(List.of("-D",
+          key + "=" + value)));
       long childrenBefore = reapedChildrenTicks();
       long started = System.nanoTime();
       Process driver = new ProcessBuilder(command)

@@ -40,4 +40,28 @@ class SmallFileCpuTest {
         + " 1,000 files: driver [0-9.]+, relays [0-9.]+ \\(copy\\).*")
         .doesNotContain("driver 0.00,");
   }
+
+  /** A setting each side rejects shows that it reached that side. */
+  @Test
+  void aSettingReachesTheRelaysAndTheDriver() {
+    assertThat(smallRun("relaycp.relay.parallel-streams=0"))
+        .contains("a local relay did not start");
+    assertThat(smallRun("relaycp.copy.verification-threads=0"))
+        .contains("the driver exited with");
+  }
+
+  /** The error output of a failed run of two tiny files with {@code setting}. */
+  private static String smallRun(String setting) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine commandLine = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
+        new PrintWriter(out, true), new PrintWriter(err, true), BenchMain::addCommands);
+
+    int exitCode = commandLine.execute("bench", "small-files", "--files", "2", "--file-bytes",
+        "10", "--pairs", "1", "--datanodes", "1", "--runs", "1", "--setting", setting);
+
+    assertThat(exitCode).as(out.toString()).isNotZero();
+    return err.toString();
+  }
+
 }
