@@ -2,7 +2,7 @@
 # perf over the whole machine while bench small-files runs; relays keep a perf map at exit.
 set -u
 cd /work/main
-out=/tmp/prof/$1; mkdir -p $out
+out=${PROFILE_ROOT:-/tmp/prof}/$1; mkdir -p "$out"   # perf.data and the bench output
 perf record -a -g -e cpu-clock -F 199 -o $out/perf.data > $out/perf.log 2>&1 &
 echo $! > $out/perf.pid
 bin/relaycp bench small-files --files ${FILES:-3000} --runs 1 \
