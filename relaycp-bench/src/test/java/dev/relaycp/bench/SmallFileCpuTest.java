@@ -63,5 +63,4 @@ class SmallFileCpuTest {
     assertThat(exitCode).as(out.toString()).isNotZero();
     return err.toString();
   }
-
 }
