@@ -95,8 +95,10 @@ public final class RelaycpModelOptions {
   double cpuSecondsPerGigabyte = 0;
 
   @Option(names = "--relaycp-verify-seconds", paramLabel = "SECONDS",
-      description = "relaycp's verification cost per file: comparing the two clusters'"
-          + " checksums, with the driver's requests in parallel (default: ${DEFAULT-VALUE}).")
+      description = "relaycp's verification cost per file verified after the last byte (files"
+          + " of several chunks and empty ones; a file of one chunk is checked while the copy"
+          + " runs): comparing the two clusters' checksums, with the driver's requests in"
+          + " parallel (default: ${DEFAULT-VALUE}).")
   double verifySeconds = OVERHEADS.verifySecondsPerFile();
 
   @Option(names = "--compress-ratio", paramLabel = "RATIO",

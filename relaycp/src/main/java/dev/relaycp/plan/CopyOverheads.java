@@ -9,9 +9,11 @@ import dev.relaycp.error.RelayCpException;
  * and its relays, listing the source (per file), opening and closing each file on a stream
  * (per file) and each chunk (per chunk), committing (rename, per file, done by the driver one
  * after another) and verifying (comparing checksums, per file, as the effective cost with the
- * driver's parallel checksum requests). The defaults are estimates for HDFS with a namenode a
- * millisecond away (about one RPC per file for each of listing, commit and verification), not
- * measurements.
+ * driver's parallel checksum requests). The driver checks a file of one chunk while the copy
+ * runs, as soon as it is staged; only files of several chunks, completed from their parts
+ * after the last byte, are verified then. The defaults are estimates for HDFS with a namenode
+ * a millisecond away (about one RPC per file for each of listing, commit and verification),
+ * not measurements.
  */
 public record CopyOverheads(
     double startSeconds,
@@ -75,8 +77,12 @@ public record CopyOverheads(
     return startSeconds + listingSecondsPerFile * files;
   }
 
-  /** Seconds spent after the last byte lands: commit and verification. */
-  public double afterDataSeconds(long files) {
-    return (commitSecondsPerFile + verifySecondsPerFile) * files;
+  /**
+   * Seconds spent after the last byte lands: the commit of every file and the verification
+   * of {@code filesVerifiedAfter}, those of several chunks and empty ones (the others were
+   * checked while the copy ran).
+   */
+  public double afterDataSeconds(long files, long filesVerifiedAfter) {
+    return commitSecondsPerFile * files + verifySecondsPerFile * filesVerifiedAfter;
   }
 }

@@ -97,7 +97,8 @@ public record RelaycpModel() implements CopyModel {
             .withLoads(spawnedLoads(settings, source.nodes(), pairs, filesPerRoute))
             .withLaneSecondsPerByte(
                 settings.sharedCores().cpuSecondsPerByte() * settings.lanesPerSharedCore()));
-    double seconds = before + data + overheads.afterDataSeconds(workload.fileCount());
+    double seconds = before + data
+        + overheads.afterDataSeconds(workload.fileCount(), filesVerifiedAfter(workload, settings));
     double dollars =
         2 * pairs * machine.dollarsFor(before + data)
             + input.pricing().egressDollars(workload.totalSize());
@@ -193,6 +194,23 @@ public record RelaycpModel() implements CopyModel {
       }
     }
     return tasks;
+  }
+
+  /**
+   * The files the driver verifies after the last byte: those of several chunks, completed from
+   * their parts then, and empty ones, which no chunk carries; a file of one chunk is checked
+   * while the copy runs.
+   */
+  private static long filesVerifiedAfter(Workload workload, RelaycpSettings settings) {
+    long chunk = settings.chunkSize().bytes();
+    long files = 0;
+    for (Workload.FileGroup group : workload.groups()) {
+      long size = group.size().bytes();
+      if (size == 0 || size > chunk) {
+        files += group.count();
+      }
+    }
+    return files;
   }
 
   /** The smallest chunk the workload has: its smallest file, or a whole chunk. */

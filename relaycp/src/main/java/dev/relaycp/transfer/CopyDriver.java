@@ -66,7 +66,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one copy: list, chunk, start the relays for the listing, send every chunk over
  * whichever route is free (preferring a reader relay on a datanode that holds the chunk's
- * blocks), complete multipart files, verify every file against its source, and commit.
+ * blocks), complete multipart files, verify every file against its source (a file of one
+ * chunk as soon as it is staged, while the others are still on the wire), and commit.
  * Returns a report only when every file verified; otherwise throws, having removed everything
  * it staged. Relays come from a {@link RouteSource} made for the listing, which the driver
  * closes at the end whatever the outcome.
@@ -234,7 +235,7 @@ public final class CopyDriver {
       Transfer transfer = new Transfer(caller.user(), sourceRoot.toUri(),
           staging.root().toUri(), caller.tokenBytes(), settings.compress());
       run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
-          started, journal, transfer);
+          started, journal, transfer, new ChecksumVerifier(source, destination));
       CopyJournal ending = journal;
       Run ended = run;
       onSignal.endWith(() -> {
@@ -296,7 +297,7 @@ public final class CopyDriver {
       List<URI> staged = run.completeFiles(pool);
       phases.end("completing");
       run.report("verifying");
-      List<FileVerification> verification = run.verify(source, pool, staged);
+      List<FileVerification> verification = run.verify(pool, staged);
       phases.end("verifying");
       run.report("committing");
       if (settings.sync().atomic()) {
@@ -334,6 +335,7 @@ public final class CopyDriver {
       if (run.queue != null) {
         run.queue.fail(new RelayCpException(ErrorCode.INTERRUPTED, "the copy has ended"));
       }
+      run.stopVerifying();
       pool.shutdownNow();
       eventLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       heartbeat.shutdownNow();
@@ -609,10 +611,13 @@ public final class CopyDriver {
     private final Transfer transfer;
     /** The tree's bytes, summed once: the progress line asks for them at every chunk. */
     private final long totalBytes;
+    private final ChecksumVerifier verifier;
+    /** Checks each file staged whole as its chunk lands, while the copy goes on. */
+    private final EarlyVerification early;
 
     Run(CopySettings settings, SourceTree tree, List<Chunk> chunks, StagingArea staging,
         FileSystem destination, TransferProgress.Listener progress, RouteSource routeSource,
-        long started, CopyJournal journal, Transfer transfer) {
+        long started, CopyJournal journal, Transfer transfer, ChecksumVerifier verifier) {
       this.settings = settings;
       this.transfer = transfer;
       this.started = started;
@@ -625,6 +630,9 @@ public final class CopyDriver {
       this.journal = journal;
       this.sends = new AtomicIntegerArray(chunks.size());
       this.totalBytes = tree.totalBytes();
+      this.verifier = verifier;
+      this.early = EarlyVerification.start(verifier, settings.verificationThreads(),
+          mismatch -> queue.fail(mismatchFailure(mismatch)));
     }
 
     /**
@@ -929,6 +937,8 @@ public final class CopyDriver {
         URI staged = staging.wholeFile(chunk.fileIndex(), send);
         wholeFiles.put(chunk.fileIndex(), staged);
         journal.chunkStaged(file, chunk, staged);
+        early.submit(chunk.fileIndex(), shownPath(file), file.uri(), staged, file.length(),
+            sourceCrcs.ofFile(List.of(chunk)));
       } else if (concatParts) {
         URI staged = staging.partFile(chunk.fileIndex(), partNumber(chunk, send));
         parts.get(chunk.fileIndex()).put(chunk.indexInFile(), staged.toString().getBytes(UTF_8));
@@ -1034,25 +1044,44 @@ public final class CopyDriver {
       return target;
     }
 
-    List<FileVerification> verify(FileSystem source, ExecutorService pool, List<URI> staged)
+    /**
+     * Every file's verification, in file order: what {@link #early} found for a file it
+     * checked as staged, else a check made now.
+     */
+    List<FileVerification> verify(ExecutorService pool, List<URI> staged)
         throws InterruptedException {
-      ChecksumVerifier verifier = new ChecksumVerifier(source, destination);
       Map<Integer, List<Chunk>> chunksByFile = chunks.stream()
           .collect(Collectors.groupingBy(Chunk::fileIndex));
       List<FileVerification> verification = eachFile(pool, index -> {
+        Optional<FileVerification> checked = early.resultFor(index, staged.get(index));
+        if (checked.isPresent()) {
+          return checked.get();
+        }
         SourceFile file = tree.files().get(index);
-        return verifier.verify(
-            file.relativePath().isEmpty() ? new Path(file.uri()).getName() : file.relativePath(),
-            file.uri(), staged.get(index), file.length(),
+        return verifier.verify(shownPath(file), file.uri(), staged.get(index), file.length(),
             sourceCrcs.ofFile(chunksByFile.getOrDefault(index, List.of())));
       });
       for (FileVerification file : verification) {
         if (!file.verified()) {
-          throw new RelayCpException(ErrorCode.VERIFICATION_FAILED, "the copy of " + file.path()
-              + " does not match its source's checksum; nothing was committed, run the copy again");
+          throw mismatchFailure(file);
         }
       }
       return verification;
+    }
+
+    /** Ends the checks of {@link #early}; called once the copy has ended, either way. */
+    void stopVerifying() {
+      early.close();
+    }
+
+    /** How a file appears in the report: its path under SRC, or its name when SRC is it. */
+    private static String shownPath(SourceFile file) {
+      return file.relativePath().isEmpty() ? new Path(file.uri()).getName() : file.relativePath();
+    }
+
+    private static RelayCpException mismatchFailure(FileVerification file) {
+      return new RelayCpException(ErrorCode.VERIFICATION_FAILED, "the copy of " + file.path()
+          + " does not match its source's checksum; nothing was committed, run the copy again");
     }
 
     private static RelayCpException translateFinishing(Throwable cause) {

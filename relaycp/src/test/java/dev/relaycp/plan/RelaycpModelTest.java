@@ -79,14 +79,20 @@ class RelaycpModelTest {
   }
 
   @Test
-  void fixedOverheadsAddListingCommitAndVerification() {
+  void fixedOverheadsAddListingCommitAndTheVerificationOfFilesOfSeveralChunks() {
     CopyOverheads overheads = new CopyOverheads(3, 0.01, 0, 0, 0.02, 0.03);
-    PlanInput input =
-        withRelaycp(
-            input(files(100, 10), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)),
-            new RelaycpSettings(DataSize.ofMebibytes(100), 1, overheads));
-    // 3 + 100 * 0.01 before, 50 s of bytes, 100 * (0.02 + 0.03) after.
-    assertThat(model.estimate(input, 0).seconds()).isCloseTo(3 + 1 + 50 + 5, within(1e-6));
+    RelaycpSettings settings = new RelaycpSettings(DataSize.ofMebibytes(100), 1, overheads);
+    PlanInput oneChunkEach = withRelaycp(
+        input(files(100, 10), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)), settings);
+    PlanInput twoChunksEach = withRelaycp(
+        input(files(5, 200), site(2, 10, 100), site(2, 10, 100), machine(10, 100, 20)), settings);
+    // 3 + 100 * 0.01 before, 50 s of bytes, 100 * 0.02 of commits after: each file of one chunk
+    // was verified while the copy ran.
+    assertThat(model.estimate(oneChunkEach, 0).seconds()).isCloseTo(3 + 1 + 50 + 2, within(1e-6));
+    // 3 + 5 * 0.01 before, ten chunks of 10 s over two relays, 5 * (0.02 + 0.03) after: a file
+    // of several chunks is verified once its parts are completed, after the last byte.
+    assertThat(model.estimate(twoChunksEach, 0).seconds())
+        .isCloseTo(3 + 0.05 + 50 + 0.25, within(1e-6));
   }
 
   @Test

@@ -1,0 +1,120 @@
+package dev.relaycp.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.testkit.EmbeddedClusters;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Files of one chunk are verified while the copy runs, each once, and a staged file that does
+ * not match what the reader read is reported as soon as it is checked. The relays and the
+ * driver use {@link HeldWritesFileSystem}, which holds every staged write after the first until
+ * a staged file's checksum has been asked for.
+ */
+class EarlyVerificationTest {
+  static final long BLOCK = 256 * 1024;
+  static EmbeddedClusters clusters;
+  static RelayFixture relays;
+  static FileSystemOpener opener;
+  static FileSystem source;
+  static FileSystem destination;
+
+  @BeforeAll
+  static void start() throws IOException {
+    clusters = EmbeddedClusters.start(1, BLOCK);
+    Configuration held = new Configuration();
+    held.setClass("fs.hdfs.impl", HeldWritesFileSystem.class, FileSystem.class);
+    opener = FileSystemOpener.of(held);
+    relays = RelayFixture.start(1, held);
+    source = opener.open(clusters.sourceUri("/"));
+    destination = opener.open(clusters.destinationUri("/"));
+    assertThat(destination).isInstanceOf(HeldWritesFileSystem.class);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (relays != null) {
+      relays.close();
+    }
+    if (clusters != null) {
+      clusters.close();
+    }
+  }
+
+  @Test
+  void aFileOfOneChunkIsVerifiedWhileTheOthersAreStillBeingWritten() throws IOException {
+    for (int file = 0; file < 4; file++) {
+      try (FSDataOutputStream out = source.create(new Path("/small/file-" + file))) {
+        out.write(("file " + file + " ").repeat(1000).getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    HeldWritesFileSystem.reset();
+
+    CopyReport report = new CopyDriver(opener).copy(
+        CopySettings.of(clusters.sourceUri("/small"), clusters.destinationUri("/small-copy"),
+            false),
+        relays.routes, relays.secret, TransferProgress.Listener.NONE);
+
+    assertThat(report.allVerified()).isTrue();
+    assertThat(report.verification()).hasSize(4);
+    assertThat(HeldWritesFileSystem.heldInVain())
+        .as("the later files' writes waited for the first file's verification, and it came")
+        .isFalse();
+    for (int file = 0; file < 4; file++) {
+      assertThat(destination.getFileChecksum(new Path("/small-copy/file-" + file)))
+          .isEqualTo(source.getFileChecksum(new Path("/small/file-" + file)));
+    }
+  }
+
+  @Test
+  void aStagedFileThatDoesNotMatchWhatWasReadIsReportedWhenChecked() throws Exception {
+    Path staged = new Path("/early/staged.bin");
+    byte[] written = {1, 2, 3, 4, 5, 6, 7, 9};
+    try (FSDataOutputStream out = destination.create(staged)) {
+      out.write(written);
+    }
+    CRC32C read = new CRC32C();
+    read.update(new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+    CRC32C same = new CRC32C();
+    same.update(written);
+    URI stagedUri = destination.makeQualified(staged).toUri();
+    URI sourceUri = clusters.sourceUri("/none");
+    List<FileVerification> mismatches = new CopyOnWriteArrayList<>();
+
+    try (EarlyVerification early = EarlyVerification.start(
+        new ChecksumVerifier(source, destination), 2, mismatches::add)) {
+      early.submit(0, "wrong.bin", sourceUri, stagedUri, written.length,
+          OptionalInt.of((int) read.getValue()));
+      early.submit(1, "right.bin", sourceUri, stagedUri, written.length,
+          OptionalInt.of((int) same.getValue()));
+      URI missing = destination.makeQualified(new Path("/early/missing.bin")).toUri();
+      early.submit(2, "missing.bin", sourceUri, missing, written.length,
+          OptionalInt.of((int) same.getValue()));
+
+      assertThat(early.resultFor(0, stagedUri)).hasValueSatisfying(
+          result -> assertThat(result.verified()).isFalse());
+      assertThat(early.resultFor(1, stagedUri)).hasValueSatisfying(
+          result -> assertThat(result.verified()).isTrue());
+      assertThat(early.resultFor(1, missing))
+          .as("a result counts only for the staged file it was taken of").isEmpty();
+      assertThat(early.resultFor(2, missing))
+          .as("a check that failed leaves the file to the verify step").isEmpty();
+      assertThat(early.resultFor(3, stagedUri)).as("never submitted").isEmpty();
+    }
+    assertThat(mismatches).extracting(FileVerification::path).containsExactly("wrong.bin");
+  }
+}
