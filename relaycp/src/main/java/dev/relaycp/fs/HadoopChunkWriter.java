@@ -8,11 +8,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.fs.BBUploadHandle;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
+import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.MultipartUploader;
 import org.apache.hadoop.fs.PartHandle;
@@ -72,6 +74,17 @@ public final class HadoopChunkWriter {
       }
       case PART -> putPart(fileSystem, target, path, bytes, length);
     };
+  }
+
+  /**
+   * The checksum the destination's file system gives for the file {@code target} names, as it
+   * is stored now (asked right after writing it, this is the written file's); empty where that
+   * file system keeps no checksums.
+   */
+  public Optional<FileChecksum> storedChecksum(ChunkTarget target) throws IOException {
+    requireNonNull(target, "target is null");
+    return Optional.ofNullable(
+        opener.open(target.path()).getFileChecksum(new Path(target.path())));
   }
 
   /**

@@ -28,6 +28,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -45,18 +46,28 @@ import java.util.OptionalInt;
  * | favored count n | n favored datanodes, host:transferPort      |
  * | int16           | utf each                                    |
  * +-----------------+---------------------------------------------+
- * END_OF_CHUNK: chunkId int64, length int64     CHUNK_WRITTEN: chunkId int64, part handle
+ * END_OF_CHUNK: chunkId int64, length int64
+ * CHUNK_WRITTEN: chunkId int64, part handle, then, where the transfer asked for it and the
+ *             destination gave one, the stored checksum
  * CHUNK_DONE: chunkId int64, bytes int64, wire bytes int64, part handle,
  *             then, where the reader knows it, the source bytes' CRC32C int32 (absent from
- *             relays older than it, so a frame that ends after the part handle has none)
+ *             relays older than it, so a frame that ends after the part handle has none),
+ *             then, only after a CRC, the writer's stored checksum where it sent one
+ * stored checksum:
+ * +-----------+---------------+
+ * | algorithm | checksum      |
+ * | utf       | int32 + bytes |
+ * +-----------+---------------+
  * CHUNK_FAILED: chunkId int64, error code utf, message utf
  * CHALLENGE: nonce bytes    PROOF: mac bytes, nonce bytes    AUTHENTICATED: mac bytes
  * TRANSFER:
- * +------+-------------+--------------+------------------------------------------+
+ * +------+-------------+--------------+------------------------------------------+-------+
  * | user | source root | staging root | credentials (Hadoop token storage)       | flags |
  * | utf  | utf         | utf          | int32 + bytes                            | int8  |
  * +------+-------------+--------------+------------------------------------------+-------+
- * flags: bit 0 = compress (the reader may send COMPRESSED_DATA)
+ * flags: bit 0 = compress (the reader may send COMPRESSED_DATA); bit 1 = stored checksums
+ *        (writers return the stored checksum of each FILE target they write; older
+ *        relays ignore the bit)
  * DATA: the bytes    COMPRESSED_DATA: the bytes in Snappy's raw format (one block)
  * KEEP_ALIVE: empty (sent by either end after a second with nothing else to send)
  * </pre>
@@ -101,7 +112,7 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       output.writeUTF(transfer.sourceRoot().toString());
       output.writeUTF(transfer.stagingRoot().toString());
       writeBytes(output, transfer.credentials());
-      output.writeByte(transfer.compress() ? 1 : 0);
+      output.writeByte((transfer.compress() ? 1 : 0) | (transfer.storedChecksums() ? 2 : 0));
       return FrameType.TRANSFER;
     } else if (message instanceof ChunkOrder order) {
       writeOrder(output, order);
@@ -116,6 +127,9 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     } else if (message instanceof ChunkWritten written) {
       output.writeLong(written.chunkId());
       writeBytes(output, written.partHandle());
+      if (written.storedChecksum().isPresent()) {
+        writeChecksum(output, written.storedChecksum().get());
+      }
       return FrameType.CHUNK_WRITTEN;
     } else if (message instanceof ChunkDone done) {
       output.writeLong(done.chunkId());
@@ -124,6 +138,9 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       writeBytes(output, done.partHandle());
       if (done.sourceCrc32c().isPresent()) {
         output.writeInt(done.sourceCrc32c().getAsInt());
+        if (done.storedChecksum().isPresent()) {
+          writeChecksum(output, done.storedChecksum().get());
+        }
       }
       return FrameType.CHUNK_DONE;
     } else if (message instanceof ChunkFailed failed) {
@@ -166,12 +183,12 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
       case PROOF -> new Proof(readBytes(input), readBytes(input));
       case AUTHENTICATED -> new Authenticated(readBytes(input));
       case KEEP_ALIVE -> KeepAlive.INSTANCE;
-      case TRANSFER -> new Transfer(input.readUTF(), URI.create(input.readUTF()),
-          URI.create(input.readUTF()), readBytes(input), (input.readUnsignedByte() & 1) != 0);
+      case TRANSFER -> readTransfer(input);
       case SEND_CHUNK -> readOrder(input);
       case WRITE_CHUNK -> new WriteChunk(readOrder(input));
       case END_OF_CHUNK -> new EndOfChunk(input.readLong(), input.readLong());
-      case CHUNK_WRITTEN -> new ChunkWritten(input.readLong(), readBytes(input));
+      case CHUNK_WRITTEN -> new ChunkWritten(input.readLong(), readBytes(input),
+          input.available() > 0 ? Optional.of(readChecksum(input)) : Optional.empty());
       case CHUNK_DONE -> readChunkDone(input);
       case CHUNK_FAILED ->
           new ChunkFailed(input.readLong(), ErrorCode.valueOf(input.readUTF()), input.readUTF());
@@ -185,9 +202,32 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     long bytes = input.readLong();
     long wireBytes = input.readLong();
     byte[] partHandle = readBytes(input);
-    boolean crcFollows = input.available() >= Integer.BYTES;
-    return new ChunkDone(chunkId, bytes, wireBytes, partHandle,
-        crcFollows ? OptionalInt.of(input.readInt()) : OptionalInt.empty());
+    if (input.available() < Integer.BYTES) {
+      return new ChunkDone(chunkId, bytes, wireBytes, partHandle);
+    }
+    OptionalInt crc = OptionalInt.of(input.readInt());
+    return new ChunkDone(chunkId, bytes, wireBytes, partHandle, crc,
+        input.available() > 0 ? Optional.of(readChecksum(input)) : Optional.empty());
+  }
+
+  private static Transfer readTransfer(DataInput input) throws IOException {
+    String user = input.readUTF();
+    URI sourceRoot = URI.create(input.readUTF());
+    URI stagingRoot = URI.create(input.readUTF());
+    byte[] credentials = readBytes(input);
+    int flags = input.readUnsignedByte();
+    return new Transfer(user, sourceRoot, stagingRoot, credentials, (flags & 1) != 0,
+        (flags & 2) != 0);
+  }
+
+  private static void writeChecksum(DataOutput output, StoredChecksum checksum)
+      throws IOException {
+    output.writeUTF(checksum.algorithm());
+    writeBytes(output, checksum.value());
+  }
+
+  private static StoredChecksum readChecksum(DataInput input) throws IOException {
+    return new StoredChecksum(input.readUTF(), readBytes(input));
   }
 
   private static void writeOrder(DataOutput output, ChunkOrder order) throws IOException {

@@ -157,7 +157,7 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     boolean compress = scope.transfer().compress();
     written.whenComplete((done, failure) -> driver.writeAndFlush(done != null
         ? new ChunkDone(order.chunkId(), order.length(), wireBytes.get(), done.partHandle(),
-            OptionalInt.of(sourceCrc.get()))
+            OptionalInt.of(sourceCrc.get()), done.storedChecksum())
         : failedMessage(order.chunkId(), failure)));
     long started = System.nanoTime();
     // WRITE_CHUNK goes with the first DATA frame and END_OF_CHUNK with the last, so a small

@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.DefaultByteBufHolder;
 import java.net.URI;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /** The messages of the relay protocol; {@link MessageCodec} maps each to one frame type. */
@@ -68,10 +69,12 @@ public sealed interface RelayMessage {
    * format; empty where the clusters do not use Kerberos), and only for sources inside {@code
    * sourceRoot} and targets inside {@code stagingRoot}. A reader relay passes it on, unchanged,
    * as the first request of each of its connections to a writer relay; with {@code compress}
-   * it sends the chunks' bytes compressed where that pays (see {@link DataCompression}).
+   * it sends the chunks' bytes compressed where that pays (see {@link DataCompression}). With
+   * {@code storedChecksums} a writer relay asks the destination for the checksum of each file
+   * it writes whole ({@link ChunkTarget.Kind#FILE}) and returns it with the chunk's answer.
    */
   record Transfer(String user, URI sourceRoot, URI stagingRoot, byte[] credentials,
-      boolean compress) implements RelayMessage {
+      boolean compress, boolean storedChecksums) implements RelayMessage {
     public Transfer {
       requireNonNull(user, "user is null");
       requireNonNull(sourceRoot, "sourceRoot is null");
@@ -82,7 +85,13 @@ public sealed interface RelayMessage {
       }
     }
 
-    /** A transfer whose bytes cross uncompressed. */
+    /** A transfer whose writers return no checksums. */
+    public Transfer(String user, URI sourceRoot, URI stagingRoot, byte[] credentials,
+        boolean compress) {
+      this(user, sourceRoot, stagingRoot, credentials, compress, false);
+    }
+
+    /** A transfer whose bytes cross uncompressed and whose writers return no checksums. */
     public Transfer(String user, URI sourceRoot, URI stagingRoot, byte[] credentials) {
       this(user, sourceRoot, stagingRoot, credentials, false);
     }
@@ -96,6 +105,7 @@ public sealed interface RelayMessage {
     public boolean equals(Object other) {
       return other instanceof Transfer that
           && compress == that.compress
+          && storedChecksums == that.storedChecksums
           && user.equals(that.user)
           && sourceRoot.equals(that.sourceRoot)
           && stagingRoot.equals(that.stagingRoot)
@@ -111,7 +121,7 @@ public sealed interface RelayMessage {
     public String toString() {
       return "Transfer[user=" + user + ", sourceRoot=" + sourceRoot + ", stagingRoot="
           + stagingRoot + ", credentials=" + credentials.length + " bytes, compress=" + compress
-          + "]";
+          + ", storedChecksums=" + storedChecksums + "]";
     }
   }
 
@@ -161,10 +171,21 @@ public sealed interface RelayMessage {
   /** The chunk being written is complete; {@code length} is how many bytes were sent. */
   record EndOfChunk(long chunkId, long length) implements RelayMessage {}
 
-  /** Writer to reader: the chunk is written; {@code partHandle} is empty for a whole file. */
-  record ChunkWritten(long chunkId, byte[] partHandle) implements RelayMessage {
+  /**
+   * Writer to reader: the chunk is written; {@code partHandle} is empty for a whole file.
+   * {@code storedChecksum} is the written file's checksum as the destination gives it, where
+   * the transfer asked for it and the destination gave one.
+   */
+  record ChunkWritten(long chunkId, byte[] partHandle, Optional<StoredChecksum> storedChecksum)
+      implements RelayMessage {
     public ChunkWritten {
       partHandle = requireNonNull(partHandle, "partHandle is null").clone();
+      requireNonNull(storedChecksum, "storedChecksum is null");
+    }
+
+    /** A chunk written without asking for its file's checksum. */
+    public ChunkWritten(long chunkId, byte[] partHandle) {
+      this(chunkId, partHandle, Optional.empty());
     }
 
     @Override
@@ -176,7 +197,8 @@ public sealed interface RelayMessage {
     public boolean equals(Object other) {
       return other instanceof ChunkWritten that
           && chunkId == that.chunkId
-          && Arrays.equals(partHandle, that.partHandle);
+          && Arrays.equals(partHandle, that.partHandle)
+          && storedChecksum.equals(that.storedChecksum);
     }
 
     @Override
@@ -190,12 +212,25 @@ public sealed interface RelayMessage {
    * relay hop for it (less than {@code bytes} where it went compressed). {@code sourceCrc32c} is
    * the CRC32C of the chunk's bytes as the reader read them, through an HDFS client that checked
    * them against the source's own checksums; empty from a relay that does not send it.
+   * {@code storedChecksum} is the writer's {@link ChunkWritten#storedChecksum}, passed on; it
+   * goes only with a {@code sourceCrc32c}.
    */
   record ChunkDone(long chunkId, long bytes, long wireBytes, byte[] partHandle,
-      OptionalInt sourceCrc32c) implements RelayMessage {
+      OptionalInt sourceCrc32c, Optional<StoredChecksum> storedChecksum)
+      implements RelayMessage {
     public ChunkDone {
       partHandle = requireNonNull(partHandle, "partHandle is null").clone();
       requireNonNull(sourceCrc32c, "sourceCrc32c is null");
+      requireNonNull(storedChecksum, "storedChecksum is null");
+      if (storedChecksum.isPresent() && sourceCrc32c.isEmpty()) {
+        throw new IllegalArgumentException("a stored checksum goes only with a source CRC");
+      }
+    }
+
+    /** A chunk whose file's stored checksum is not known. */
+    public ChunkDone(long chunkId, long bytes, long wireBytes, byte[] partHandle,
+        OptionalInt sourceCrc32c) {
+      this(chunkId, bytes, wireBytes, partHandle, sourceCrc32c, Optional.empty());
     }
 
     /** A chunk whose bytes' CRC is not known. */
@@ -220,7 +255,8 @@ public sealed interface RelayMessage {
           && bytes == that.bytes
           && wireBytes == that.wireBytes
           && Arrays.equals(partHandle, that.partHandle)
-          && sourceCrc32c.equals(that.sourceCrc32c);
+          && sourceCrc32c.equals(that.sourceCrc32c)
+          && storedChecksum.equals(that.storedChecksum);
     }
 
     @Override

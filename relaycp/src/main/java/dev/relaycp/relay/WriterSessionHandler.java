@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.ChunkTarget;
 import dev.relaycp.fs.HadoopChunkWriter;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.relay.IncomingChunkStream.Stop;
@@ -20,6 +21,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -171,7 +173,7 @@ final class WriterSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       counters.chunkWritten(order.length());
       LOG.debug("Chunk {}: {} bytes written to {} in {} ms", order.chunkId(), order.length(),
           order.target().path(), (System.nanoTime() - started) / 1_000_000);
-      channel.writeAndFlush(new ChunkWritten(order.chunkId(), partHandle));
+      channel.writeAndFlush(new ChunkWritten(order.chunkId(), partHandle, storedChecksum(order)));
       return true;
     } catch (IOException | RelayCpException | IllegalArgumentException e) {
       ChunkStreamException streamFailure = bytes.failure();
@@ -197,6 +199,26 @@ final class WriterSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       return true;
     } finally {
       bytes.close();
+    }
+  }
+
+  /**
+   * The written file's checksum as the destination gives it, where the transfer asked for it
+   * and the chunk was a file of its own: asked here, inside the destination's site, so that
+   * the driver need not ask across the WAN, a round trip or more for every file. Empty
+   * otherwise, and where the destination gave none or the call failed: the driver then asks
+   * itself, so that does not fail the chunk.
+   */
+  private Optional<StoredChecksum> storedChecksum(ChunkOrder order) {
+    if (!scope.transfer().storedChecksums() || order.target().kind() != ChunkTarget.Kind.FILE) {
+      return Optional.empty();
+    }
+    try {
+      return scope.asCaller(() -> writer.storedChecksum(order.target()))
+          .map(checksum -> new StoredChecksum(checksum.getAlgorithmName(), checksum.getBytes()));
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("No checksum of {} for its driver: {}", order.target().path(), e.toString());
+      return Optional.empty();
     }
   }
 

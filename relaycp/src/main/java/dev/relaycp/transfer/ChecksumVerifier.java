@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.HadoopFailures;
+import dev.relaycp.relay.StoredChecksum;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Arrays;
@@ -50,13 +51,31 @@ public final class ChecksumVerifier {
   public FileVerification verify(String path, URI sourceFile, URI copy, long bytes,
       OptionalInt sourceCrc32c) {
     FileChecksum actual = checksum(destination, copy);
-    if (sourceCrc32c.isEmpty() || actual == null
-        || !COMPOSITE_CRC32C.equals(actual.getAlgorithmName())) {
-      return compare(path, sourceFile, copy, bytes, actual);
+    if (actual == null) {
+      return compare(path, sourceFile, copy, bytes, null);
     }
-    return new FileVerification(path, bytes, actual.getAlgorithmName(),
-        HexFormat.of().formatHex(actual.getBytes()),
-        Arrays.equals(actual.getBytes(), CrcUtil.intToBytes(sourceCrc32c.getAsInt())));
+    return compareStored(path, bytes,
+        new StoredChecksum(actual.getAlgorithmName(), actual.getBytes()), sourceCrc32c)
+        .orElseGet(() -> compare(path, sourceFile, copy, bytes, actual));
+  }
+
+  /**
+   * Compares a copy with {@code sourceCrc32c} through {@code stored}, the copy's checksum as
+   * the destination gave it (to a writer relay, say), when that is a COMPOSITE-CRC32C; empty
+   * otherwise (no CRC known, or another algorithm), for the caller to check the copy itself.
+   */
+  static Optional<FileVerification> compareStored(String path, long bytes, StoredChecksum stored,
+      OptionalInt sourceCrc32c) {
+    requireNonNull(path, "path is null");
+    requireNonNull(stored, "stored is null");
+    requireNonNull(sourceCrc32c, "sourceCrc32c is null");
+    if (sourceCrc32c.isEmpty() || !COMPOSITE_CRC32C.equals(stored.algorithm())) {
+      return Optional.empty();
+    }
+    byte[] value = stored.value();
+    return Optional.of(new FileVerification(path, bytes, stored.algorithm(),
+        HexFormat.of().formatHex(value),
+        Arrays.equals(value, CrcUtil.intToBytes(sourceCrc32c.getAsInt()))));
   }
 
   private FileVerification compare(String path, URI sourceFile, URI copy, long bytes,

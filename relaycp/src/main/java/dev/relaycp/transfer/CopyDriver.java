@@ -232,8 +232,10 @@ public final class CopyDriver {
           new DefaultThreadFactory("staging-heartbeat", true));
       heartbeat.scheduleWithFixedDelay(staging::beat, settings.stagingBeatSeconds(),
           settings.stagingBeatSeconds(), TimeUnit.SECONDS);
+      // The writer relays return each staged file's checksum, which the driver would
+      // otherwise ask for across the WAN (see EarlyVerification).
       Transfer transfer = new Transfer(caller.user(), sourceRoot.toUri(),
-          staging.root().toUri(), caller.tokenBytes(), settings.compress());
+          staging.root().toUri(), caller.tokenBytes(), settings.compress(), true);
       run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
           started, journal, transfer, new ChecksumVerifier(source, destination));
       CopyJournal ending = journal;
@@ -938,7 +940,7 @@ public final class CopyDriver {
         wholeFiles.put(chunk.fileIndex(), staged);
         journal.chunkStaged(file, chunk, staged);
         early.submit(chunk.fileIndex(), shownPath(file), file.uri(), staged, file.length(),
-            sourceCrcs.ofFile(List.of(chunk)));
+            sourceCrcs.ofFile(List.of(chunk)), done.storedChecksum());
       } else if (concatParts) {
         URI staged = staging.partFile(chunk.fileIndex(), partNumber(chunk, send));
         parts.get(chunk.fileIndex()).put(chunk.indexInFile(), staged.toString().getBytes(UTF_8));

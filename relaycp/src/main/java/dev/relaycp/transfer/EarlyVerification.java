@@ -2,12 +2,14 @@ package dev.relaycp.transfer;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.relay.StoredChecksum;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -20,10 +22,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Verifies files while the copy still runs: each as soon as it is staged whole, on a few
- * threads of its own. A tree of many small files then does not wait, after its last byte, for a
- * checksum request per file (a namenode call and a datanode's block checksum each), as DistCp's
- * maps do not either: they check each file right after copying it.
+ * Verifies files while the copy still runs: each as soon as it is staged whole. A tree of many
+ * small files then does not wait, after its last byte, for a checksum request per file (a
+ * namenode call and a datanode's block checksum each), as DistCp's maps do not either: they
+ * check each file right after copying it. Where the writer relay returned the staged file's
+ * checksum (asked inside the destination's site) the check is a comparison; otherwise it is
+ * asked here, on a few threads of its own, across the WAN where the driver runs on the other
+ * site.
  *
  * <p>A result counts only for the staged file it was taken of, and only if the check itself
  * worked. The copy's verify step takes it from {@link #resultFor} and checks again, itself, any
@@ -91,6 +96,28 @@ final class EarlyVerification implements AutoCloseable {
       })));
     } catch (RejectedExecutionException closed) {
       waiting.decrementAndGet();
+    }
+  }
+
+  /**
+   * As {@link #submit(int, String, URI, URI, long, OptionalInt)}, with the checksum the writer
+   * relay reported for the staged file, if any: a result from it is taken at once, with no call
+   * to the destination, and only a file it cannot settle (no CRC of the source's bytes, or a
+   * checksum of another kind) is checked in the background.
+   */
+  void submit(int fileIndex, String path, URI source, URI staged, long bytes,
+      OptionalInt sourceCrc32c, Optional<StoredChecksum> stored) {
+    requireNonNull(stored, "stored is null");
+    Optional<FileVerification> reported = stored.flatMap(checksum ->
+        ChecksumVerifier.compareStored(path, bytes, checksum, sourceCrc32c));
+    if (reported.isEmpty()) {
+      submit(fileIndex, path, source, staged, bytes, sourceCrc32c);
+      return;
+    }
+    byFile.put(fileIndex, new Check(requireNonNull(staged, "staged is null"),
+        CompletableFuture.completedFuture(reported.get())));
+    if (!reported.get().verified()) {
+      onMismatch.accept(reported.get());
     }
   }
 

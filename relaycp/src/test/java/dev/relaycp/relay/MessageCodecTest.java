@@ -28,6 +28,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -300,6 +301,67 @@ class MessageCodecTest {
     assertThat(decoded).isEqualTo(done);
     assertThat(decoded.sourceCrc32c()).hasValue(0xCAFEBABE);
     assertThat(decoded).isNotEqualTo(new ChunkDone(15L, 65_536, 65_536, new byte[0]));
+  }
+
+  @Test
+  void aTransferAsksForStoredChecksumsInBitOneOfItsFlags() throws IOException {
+    RelayMessage.Transfer both = new RelayMessage.Transfer("alice",
+        URI.create("hdfs://src:8020/data"), URI.create("hdfs://dst:8020/s"), new byte[0], true,
+        true);
+    byte[] payload = payload(output -> {
+      output.writeUTF("alice");
+      output.writeUTF("hdfs://src:8020/data");
+      output.writeUTF("hdfs://dst:8020/s");
+      output.writeInt(0);
+      output.writeByte(2);
+    });
+    EmbeddedChannel receiver = newChannel();
+
+    receiver.writeInbound(Unpooled.wrappedBuffer(encodeFrame(FrameType.TRANSFER, payload)));
+
+    RelayMessage.Transfer decoded = receiver.readInbound();
+    assertThat(decoded.storedChecksums()).isTrue();
+    assertThat(decoded.compress()).isFalse();
+    assertThat((RelayMessage.Transfer) roundTrip(both)).isEqualTo(both);
+    assertThat(((RelayMessage.Transfer) roundTrip(new RelayMessage.Transfer("alice",
+        URI.create("hdfs://src:8020/data"), URI.create("hdfs://dst:8020/s"), new byte[0])))
+        .storedChecksums()).isFalse();
+  }
+
+  @Test
+  void chunkWrittenCarriesTheStoredChecksumWhenTheWriterHasOne() {
+    StoredChecksum stored = new StoredChecksum("COMPOSITE-CRC32C", new byte[] {1, 2, 3, 4});
+    ChunkWritten written = new ChunkWritten(16L, new byte[0], Optional.of(stored));
+
+    ChunkWritten decoded = roundTrip(written);
+
+    assertThat(decoded).isEqualTo(written);
+    assertThat(decoded.storedChecksum()).contains(stored);
+    assertThat(((ChunkWritten) roundTrip(new ChunkWritten(16L, new byte[0]))).storedChecksum())
+        .isEmpty();
+  }
+
+  @Test
+  void chunkDoneCarriesTheStoredChecksumAfterTheSourceCrc() {
+    StoredChecksum stored = new StoredChecksum("COMPOSITE-CRC32C", new byte[] {9, 8, 7, 6});
+    ChunkDone done = new ChunkDone(17L, 65_536, 65_536, new byte[0], OptionalInt.of(0x0BADF00D),
+        Optional.of(stored));
+
+    ChunkDone decoded = roundTrip(done);
+
+    assertThat(decoded).isEqualTo(done);
+    assertThat(decoded.sourceCrc32c()).hasValue(0x0BADF00D);
+    assertThat(decoded.storedChecksum()).contains(stored);
+    assertThat(decoded).isNotEqualTo(
+        new ChunkDone(17L, 65_536, 65_536, new byte[0], OptionalInt.of(0x0BADF00D)));
+  }
+
+  @Test
+  void aStoredChecksumNeedsASourceCrc() {
+    assertThatThrownBy(() -> new ChunkDone(18L, 1, 1, new byte[0], OptionalInt.empty(),
+        Optional.of(new StoredChecksum("COMPOSITE-CRC32C", new byte[4]))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("source CRC");
   }
 
   @Test

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  * Files of one chunk are verified while the copy runs, each once, and a staged file that does
  * not match what the reader read is reported as soon as it is checked. The relays and the
  * driver use {@link HeldWritesFileSystem}, which holds every staged write after the first until
- * a staged file's checksum has been asked for.
+ * a staged file's checksum has been asked for; the relays' gives no checksums, so the driver
+ * checks each file itself, as it does where a writer relay returns none (see
+ * {@link StoredChecksumVerificationTest} for the files a writer relay checks).
  */
 class EarlyVerificationTest {
   static final long BLOCK = 256 * 1024;
@@ -39,7 +41,10 @@ class EarlyVerificationTest {
     Configuration held = new Configuration();
     held.setClass("fs.hdfs.impl", HeldWritesFileSystem.class, FileSystem.class);
     opener = FileSystemOpener.of(held);
-    relays = RelayFixture.start(1, held);
+    Configuration heldWithoutChecksums = new Configuration();
+    heldWithoutChecksums.setClass("fs.hdfs.impl", HeldWritesFileSystem.WithoutChecksums.class,
+        FileSystem.class);
+    relays = RelayFixture.start(1, heldWithoutChecksums);
     source = opener.open(clusters.sourceUri("/"));
     destination = opener.open(clusters.destinationUri("/"));
     assertThat(destination).isInstanceOf(HeldWritesFileSystem.class);

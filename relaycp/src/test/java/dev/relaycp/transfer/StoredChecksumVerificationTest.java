@@ -1,0 +1,112 @@
+package dev.relaycp.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.testkit.DemoDataset;
+import dev.relaycp.testkit.EmbeddedClusters;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A writer relay returns the checksum the destination gives for each file it writes whole, so
+ * that the driver, which runs on one site and may be a WAN away from the other, asks the
+ * destination only about files no writer wrote whole (those staged in parts, empty ones). The
+ * driver's and the relays' clients count their checksum calls apart
+ * ({@link ChecksumCountingFileSystem}); another pair of relays misreports every staged file's
+ * checksum ({@link MisreportingChecksumFileSystem}), which the driver must take as a mismatch.
+ */
+class StoredChecksumVerificationTest {
+  static final long BLOCK = 256 * 1024;
+  static EmbeddedClusters clusters;
+  static RelayFixture relays;
+  static RelayFixture misreportingRelays;
+  static FileSystemOpener opener;
+  static FileSystem source;
+  static FileSystem destination;
+  static List<String> files;
+
+  @BeforeAll
+  static void start() throws IOException {
+    clusters = EmbeddedClusters.start(1, BLOCK);
+    opener = FileSystemOpener.of(ChecksumCountingFileSystem.configuration("driver"));
+    relays = RelayFixture.start(1, ChecksumCountingFileSystem.configuration("relays"));
+    Configuration misreporting = new Configuration();
+    misreporting.setClass("fs.hdfs.impl", MisreportingChecksumFileSystem.class,
+        FileSystem.class);
+    misreportingRelays = RelayFixture.start(1, misreporting);
+    source = opener.open(clusters.sourceUri("/"));
+    destination = opener.open(clusters.destinationUri("/"));
+    files = DemoDataset.write(source, new Path("/data"), BLOCK, 4, 3, 7);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (misreportingRelays != null) {
+      misreportingRelays.close();
+    }
+    if (relays != null) {
+      relays.close();
+    }
+    if (clusters != null) {
+      clusters.close();
+    }
+  }
+
+  @BeforeEach
+  void resetCounts() {
+    ChecksumCountingFileSystem.reset();
+  }
+
+  @Test
+  void theDriverAsksTheDestinationOnlyAboutFilesNoWriterWroteWhole() throws IOException {
+    CopyReport report = new CopyDriver(opener).copy(
+        CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/copy"), false),
+        relays.routes, relays.secret, TransferProgress.Listener.NONE);
+    String destinationCluster = destination.getUri().getAuthority();
+    int driverCalls = ChecksumCountingFileSystem.calls("driver", destinationCluster);
+    int relayCalls = ChecksumCountingFileSystem.calls("relays", destinationCluster);
+
+    assertThat(report.allVerified()).isTrue();
+    assertThat(report.verification()).hasSize(files.size());
+    assertThat(files).contains(DemoDataset.MULTI_BLOCK, DemoDataset.EMPTY);
+    assertThat(report.chunks()).as("the multi-block file goes in several chunks")
+        .isGreaterThan(files.size());
+    assertThat(driverCalls)
+        .as("the checksum probe, the multi-block file (staged in parts) and the empty file")
+        .isEqualTo(1 + 2);
+    assertThat(relayCalls).as("every other file, written whole, and the parts")
+        .isGreaterThanOrEqualTo(files.size() - 2);
+    for (String file : files) {
+      assertThat(destination.getFileChecksum(new Path("/copy", file))).as(file)
+          .isEqualTo(source.getFileChecksum(new Path("/data", file)));
+    }
+  }
+
+  @Test
+  void aStoredChecksumThatDoesNotMatchWhatWasReadFailsTheCopy() throws IOException {
+    RelayCpException failure = catchThrowableOfType(() -> new CopyDriver(opener).copy(
+            CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/misreported"),
+                false),
+            misreportingRelays.routes, misreportingRelays.secret,
+            TransferProgress.Listener.NONE),
+        RelayCpException.class);
+
+    assertThat(failure).as("the copy fails").isNotNull();
+    assertThat(failure.code()).isEqualTo(ErrorCode.VERIFICATION_FAILED);
+    assertThat(destination.exists(new Path("/misreported"))).as("nothing committed").isFalse();
+    assertThat(ChecksumCountingFileSystem.calls("driver", destination.getUri().getAuthority()))
+        .as("the driver did not ask about the files the writer reported on")
+        .isLessThanOrEqualTo(1 + 2);
+  }
+}
