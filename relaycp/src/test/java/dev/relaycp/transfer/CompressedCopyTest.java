@@ -2,9 +2,7 @@ package dev.relaycp.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.testkit.DemoDataset;
-import dev.relaycp.testkit.EmbeddedClusters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,47 +12,31 @@ import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Copies with {@code --compress} between two embedded clusters through relays on loopback. */
 class CompressedCopyTest {
   private static final long BLOCK = 1 << 20;
   private static final int FRAME_BYTES = 256 * 1024;
 
-  static EmbeddedClusters clusters;
-  static FileSystemOpener opener;
-  static RelayFixture relays;
-  static FileSystem source;
-  static FileSystem destination;
+  @RegisterExtension
+  static final ClustersWithRelays fixture =
+      ClustersWithRelays.of(2, BLOCK, 2, new Configuration());
+
   static List<String> logs;
   static List<String> noise;
 
   @BeforeAll
-  static void start() throws IOException {
-    clusters = EmbeddedClusters.start(2, BLOCK);
-    opener = FileSystemOpener.of(new Configuration());
-    relays = RelayFixture.start(2, new Configuration());
-    source = opener.open(clusters.sourceUri("/"));
-    destination = opener.open(clusters.destinationUri("/"));
+  static void writeData() throws IOException {
     // Logs: one spanning several blocks (several chunks), and small ones.
     logs = List.of("app.log", "small/a.log", "small/b.log", "empty.log");
     writeLog(new Path("/logs/app.log"), (int) (3 * BLOCK + 12_345), 1);
     writeLog(new Path("/logs/small/a.log"), 40_000, 2);
     writeLog(new Path("/logs/small/b.log"), 70_000, 3);
     writeLog(new Path("/logs/empty.log"), 0, 4);
-    noise = DemoDataset.write(source, new Path("/noise"), BLOCK, 6, 3, 17);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (relays != null) {
-      relays.close();
-    }
-    if (clusters != null) {
-      clusters.close();
-    }
+    noise = DemoDataset.write(fixture.source(), new Path("/noise"), BLOCK, 6, 3, 17);
   }
 
   private static void writeLog(Path file, int bytes, long seed) throws IOException {
@@ -65,16 +47,16 @@ class CompressedCopyTest {
           .append(random.nextInt(1000)).append(" chunk delivered on route ")
           .append(random.nextInt(8)).append('\n');
     }
-    try (OutputStream out = source.create(file, true, 4096, (short) 1, BLOCK)) {
+    try (OutputStream out = fixture.source().create(file, true, 4096, (short) 1, BLOCK)) {
       out.write(text.substring(0, bytes).getBytes(StandardCharsets.US_ASCII));
     }
   }
 
   private static CopyReport copy(String from, String to) {
-    return new CopyDriver(opener).copy(
-        CopySettings.of(clusters.sourceUri(from), clusters.destinationUri(to), false)
+    return new CopyDriver(fixture.opener()).copy(
+        CopySettings.of(fixture.sourceUri(from), fixture.destinationUri(to), false)
             .withCompress(true),
-        relays.routes, relays.secret, TransferProgress.Listener.NONE);
+        fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
   }
 
   @Test
@@ -85,8 +67,8 @@ class CompressedCopyTest {
     assertThat(report.chunks()).isGreaterThan(logs.size());
     assertThat(report.wireBytes()).isPositive().isLessThan(report.bytes() / 3);
     for (String log : logs) {
-      assertThat(read(destination, new Path("/logs-copy", log))).as(log)
-          .isEqualTo(read(source, new Path("/logs", log)));
+      assertThat(read(fixture.destination(), new Path("/logs-copy", log))).as(log)
+          .isEqualTo(read(fixture.source(), new Path("/logs", log)));
     }
   }
 
@@ -97,13 +79,14 @@ class CompressedCopyTest {
     assertThat(report.allVerified()).isTrue();
     assertThat(report.wireBytes()).isEqualTo(report.bytes());
     for (String file : noise) {
-      assertThat(read(destination, new Path("/noise-copy", file))).as(file)
-          .isEqualTo(read(source, new Path("/noise", file)));
+      assertThat(read(fixture.destination(), new Path("/noise-copy", file))).as(file)
+          .isEqualTo(read(fixture.source(), new Path("/noise", file)));
     }
   }
 
   @Test
   void theSampleSeesTextAndNoiseForWhatTheyAre() {
+    FileSystem source = fixture.source();
     CompressionSample text = CompressionSample.of(source,
         SourceLister.list(source, source.makeQualified(new Path("/logs"))), FRAME_BYTES);
     CompressionSample random = CompressionSample.of(source,

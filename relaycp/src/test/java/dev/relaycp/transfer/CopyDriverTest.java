@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.testkit.DemoDataset;
-import dev.relaycp.testkit.EmbeddedClusters;
 import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
-import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.provision.LocalRelayProcesses;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.RelayServer;
@@ -29,43 +27,28 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class CopyDriverTest {
   static final long BLOCK = 256 * 1024;
-  static EmbeddedClusters clusters;
-  static RelayFixture relays;
-  static FileSystemOpener opener;
-  static FileSystem source;
-  static FileSystem destination;
+
+  @RegisterExtension
+  static final ClustersWithRelays fixture =
+      ClustersWithRelays.of(2, BLOCK, 2, new Configuration());
+
   static List<String> files;
 
   @BeforeAll
-  static void startClusters() throws IOException {
-    clusters = EmbeddedClusters.start(2, BLOCK);
-    opener = FileSystemOpener.of(new Configuration());
-    relays = RelayFixture.start(2, new Configuration());
-    source = opener.open(clusters.sourceUri("/"));
-    destination = opener.open(clusters.destinationUri("/"));
-    files = DemoDataset.write(source, new Path("/data"), BLOCK, 40, 9, 42);
-  }
-
-  @AfterAll
-  static void stopClusters() {
-    if (relays != null) {
-      relays.close();
-    }
-    if (clusters != null) {
-      clusters.close();
-    }
+  static void writeData() throws IOException {
+    files = DemoDataset.write(fixture.source(), new Path("/data"), BLOCK, 40, 9, 42);
   }
 
   CopyReport copy(String from, String to, boolean overwrite) {
-    return new CopyDriver(opener).copy(
-        CopySettings.of(clusters.sourceUri(from), clusters.destinationUri(to), overwrite),
-        relays.routes, relays.secret, TransferProgress.Listener.NONE);
+    return new CopyDriver(fixture.opener()).copy(
+        CopySettings.of(fixture.sourceUri(from), fixture.destinationUri(to), overwrite),
+        fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
   }
 
   @Test
@@ -98,27 +81,29 @@ class CopyDriverTest {
     for (String file : files) {
       Path from = new Path("/data", file);
       Path to = new Path("/copy", file);
-      assertThat(read(destination, to)).as(file).isEqualTo(read(source, from));
-      FileStatus original = source.getFileStatus(from);
-      FileStatus copied = destination.getFileStatus(to);
+      assertThat(read(fixture.destination(), to)).as(file).isEqualTo(read(fixture.source(), from));
+      FileStatus original = fixture.source().getFileStatus(from);
+      FileStatus copied = fixture.destination().getFileStatus(to);
       assertThat(copied.getPermission()).as(file).isEqualTo(original.getPermission());
       assertThat(copied.getModificationTime()).as(file).isEqualTo(original.getModificationTime());
       assertThat(copied.getReplication()).as(file).isEqualTo(original.getReplication());
       assertThat(copied.getOwner()).as(file).isEqualTo(original.getOwner());
       assertThat(copied.getGroup()).as(file).isEqualTo(original.getGroup());
-      assertThat(destination.getFileChecksum(to)).as(file)
-          .isEqualTo(source.getFileChecksum(from));
+      assertThat(fixture.destination().getFileChecksum(to)).as(file)
+          .isEqualTo(fixture.source().getFileChecksum(from));
     }
-    assertThat(destination.getFileStatus(new Path("/copy/empty dir")).isDirectory()).isTrue();
-    assertThat(destination.getFileStatus(new Path("/copy", DemoDataset.MULTI_BLOCK)).getLen())
+    assertThat(fixture.destination().getFileStatus(new Path("/copy/empty dir")).isDirectory())
+        .isTrue();
+    assertThat(fixture.destination().getFileStatus(new Path("/copy", DemoDataset.MULTI_BLOCK))
+        .getLen())
         .isEqualTo(9 * BLOCK + 12_345);
     assertNoStaging();
   }
 
   @Test
   void existingTargetWithoutOverwriteNamesTheFileAndChangesNothing() throws IOException {
-    destination.mkdirs(new Path("/occupied/big"));
-    try (var out = destination.create(new Path("/occupied", DemoDataset.ONE_BLOCK))) {
+    fixture.destination().mkdirs(new Path("/occupied/big"));
+    try (var out = fixture.destination().create(new Path("/occupied", DemoDataset.ONE_BLOCK))) {
       out.write(new byte[] {1, 2, 3});
     }
 
@@ -126,44 +111,46 @@ class CopyDriverTest {
         .isInstanceOf(RelayCpException.class)
         .hasMessageContaining("one-block.bin exists; pass --overwrite")
         .satisfies(e -> assertThat(((RelayCpException) e).code()).isEqualTo(ErrorCode.TARGET_EXISTS));
-    assertThat(destination.getFileStatus(new Path("/occupied", DemoDataset.ONE_BLOCK)).getLen())
+    assertThat(fixture.destination().getFileStatus(new Path("/occupied", DemoDataset.ONE_BLOCK))
+        .getLen())
         .isEqualTo(3);
-    assertThat(destination.exists(new Path("/occupied", DemoDataset.EMPTY))).isFalse();
+    assertThat(fixture.destination().exists(new Path("/occupied", DemoDataset.EMPTY))).isFalse();
 
     CopyReport report = copy("/data", "/occupied", true);
     assertThat(report.allVerified()).isTrue();
-    assertThat(destination.getFileStatus(new Path("/occupied", DemoDataset.ONE_BLOCK)).getLen())
+    assertThat(fixture.destination().getFileStatus(new Path("/occupied", DemoDataset.ONE_BLOCK))
+        .getLen())
         .isEqualTo(BLOCK);
     assertNoStaging();
   }
 
   @Test
   void anAtomicCopyAppearsWholeByOneRenameAndRefusesAnExistingDestination() throws Exception {
-    CopySettings atomic = CopySettings.of(clusters.sourceUri("/data"),
-            clusters.destinationUri("/atomic/copy"), false)
+    CopySettings atomic = CopySettings.of(fixture.sourceUri("/data"),
+            fixture.destinationUri("/atomic/copy"), false)
         .withSync(new SyncSettings(false, false, PreservedAttribute.DEFAULT, List.of(),
             java.util.Optional.empty(), true));
 
-    CopyReport report = new CopyDriver(opener).copy(atomic, relays.routes, relays.secret,
-        TransferProgress.Listener.NONE);
+    CopyReport report = new CopyDriver(fixture.opener()).copy(atomic, fixture.routes(),
+        fixture.secret(), TransferProgress.Listener.NONE);
 
     assertThat(report.allVerified()).isTrue();
     for (String file : files) {
-      assertThat(read(destination, new Path("/atomic/copy", file))).as(file)
-          .isEqualTo(read(source, new Path("/data", file)));
+      assertThat(read(fixture.destination(), new Path("/atomic/copy", file))).as(file)
+          .isEqualTo(read(fixture.source(), new Path("/data", file)));
     }
-    assertThat(destination.getFileStatus(new Path("/atomic/copy")).getPermission())
-        .isEqualTo(source.getFileStatus(new Path("/data")).getPermission());
-    assertThat(destination.listStatus(new Path("/atomic")))
+    assertThat(fixture.destination().getFileStatus(new Path("/atomic/copy")).getPermission())
+        .isEqualTo(fixture.source().getFileStatus(new Path("/data")).getPermission());
+    assertThat(fixture.destination().listStatus(new Path("/atomic")))
         .as("only the tree, no staging").hasSize(1);
 
-    assertThatThrownBy(() -> new CopyDriver(opener).copy(atomic, relays.routes, relays.secret,
-        TransferProgress.Listener.NONE))
+    assertThatThrownBy(() -> new CopyDriver(fixture.opener()).copy(atomic, fixture.routes(),
+        fixture.secret(), TransferProgress.Listener.NONE))
         .isInstanceOfSatisfying(RelayCpException.class, e -> {
           assertThat(e.code()).isEqualTo(ErrorCode.TARGET_EXISTS);
           assertThat(e).hasMessageContaining("--atomic");
         });
-    assertThat(destination.listStatus(new Path("/atomic"))).hasSize(1);
+    assertThat(fixture.destination().listStatus(new Path("/atomic"))).hasSize(1);
   }
 
   @Test
@@ -173,28 +160,29 @@ class CopyDriverTest {
         .hasMessageContaining("does not exist")
         .satisfies(e -> assertThat(((RelayCpException) e).code())
             .isEqualTo(ErrorCode.SOURCE_NOT_FOUND));
-    assertThat(destination.exists(new Path("/never"))).isFalse();
+    assertThat(fixture.destination().exists(new Path("/never"))).isFalse();
     assertNoStaging();
   }
 
   /** Chunks the fixture's relays have read so far. */
   private static long chunksRead() {
-    return relays.servers.stream().mapToLong(server -> server.counters().chunksRead()).sum();
+    return fixture.relays().servers.stream().mapToLong(server -> server.counters().chunksRead())
+        .sum();
   }
 
   @Test
   void aDestinationThatIsTheSourceOrInsideItIsRefusedBeforeAnythingMoves() throws IOException {
     long before = chunksRead();
     for (String target : new String[] {"/data", "/data/inner", "/data/small/deeper"}) {
-      assertThatThrownBy(() -> new CopyDriver(opener).copy(
-          CopySettings.of(clusters.sourceUri("/data"), clusters.sourceUri(target), true),
-          relays.routes, relays.secret, TransferProgress.Listener.NONE))
+      assertThatThrownBy(() -> new CopyDriver(fixture.opener()).copy(
+          CopySettings.of(fixture.sourceUri("/data"), fixture.sourceUri(target), true),
+          fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE))
           .as(target)
           .isInstanceOfSatisfying(RelayCpException.class,
               e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
           .hasMessageContaining("copy the tree into itself");
     }
-    assertThat(source.exists(new Path("/data/inner"))).isFalse();
+    assertThat(fixture.source().exists(new Path("/data/inner"))).isFalse();
     assertThat(chunksRead()).isEqualTo(before);
     // A name that only starts like the source is outside it.
     CopyDriver.refuseCopyIntoItself(new Path("hdfs://nn:8020/data"),
@@ -208,24 +196,24 @@ class CopyDriverTest {
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path local) throws IOException {
     java.nio.file.Files.writeString(local.resolve("a.txt"), "no checksum here");
 
-    assertThatThrownBy(() -> new CopyDriver(opener).copy(
-        CopySettings.of(local.toUri(), clusters.destinationUri("/from-local"), false),
-        relays.routes, relays.secret, TransferProgress.Listener.NONE))
+    assertThatThrownBy(() -> new CopyDriver(fixture.opener()).copy(
+        CopySettings.of(local.toUri(), fixture.destinationUri("/from-local"), false),
+        fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE))
         .isInstanceOfSatisfying(RelayCpException.class,
             e -> assertThat(e.code()).isEqualTo(ErrorCode.UNSUPPORTED_FILESYSTEM))
         .hasMessageContaining("gives no file checksums")
         .hasMessageContaining("nothing was copied");
-    assertThat(destination.exists(new Path("/from-local"))).isFalse();
+    assertThat(fixture.destination().exists(new Path("/from-local"))).isFalse();
     assertNoStaging();
   }
 
   @Test
   void singleFileOntoAnExistingDirectoryLandsInside() throws IOException {
-    destination.mkdirs(new Path("/single"));
+    fixture.destination().mkdirs(new Path("/single"));
     CopyReport report = copy("/data/" + DemoDataset.MULTI_BLOCK, "/single", false);
     assertThat(report.files()).isEqualTo(1);
-    assertThat(read(destination, new Path("/single/multi-block.bin")))
-        .isEqualTo(read(source, new Path("/data", DemoDataset.MULTI_BLOCK)));
+    assertThat(read(fixture.destination(), new Path("/single/multi-block.bin")))
+        .isEqualTo(read(fixture.source(), new Path("/data", DemoDataset.MULTI_BLOCK)));
   }
 
   @Test
@@ -237,7 +225,7 @@ class CopyDriverTest {
     RouteSource recording = new RouteSource() {
       @Override
       public List<Route> routes() {
-        return relays.routes;
+        return fixture.routes();
       }
 
       @Override
@@ -251,7 +239,7 @@ class CopyDriverTest {
           return;
         }
         try {
-          closedWhile.set(destination.exists(committed) ? "committed" : "not committed");
+          closedWhile.set(fixture.destination().exists(committed) ? "committed" : "not committed");
         } catch (IOException e) {
           closedWhile.set(e.toString());
         }
@@ -259,14 +247,14 @@ class CopyDriverTest {
       }
     };
 
-    CopyReport report = new CopyDriver(opener).copy(
-        CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/released"),
+    CopyReport report = new CopyDriver(fixture.opener()).copy(
+        CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/released"),
             false),
-        tree -> recording, relays.secret, TransferProgress.Listener.NONE);
+        tree -> recording, fixture.secret(), TransferProgress.Listener.NONE);
     copyReturned.set(true);
 
     assertThat(report.allVerified()).isTrue();
-    assertThat(destination.exists(committed)).isTrue();
+    assertThat(fixture.destination().exists(committed)).isTrue();
     assertThat(closedWhile.get()).as("what the relays' release found at the destination")
         .isEqualTo("not committed");
     assertThat(closedOn.get()).as("the release's thread, ended before the copy returned")
@@ -279,14 +267,14 @@ class CopyDriverTest {
     AtomicReference<String> startedOn = new AtomicReference<>();
     AtomicBoolean stagingSeen = new AtomicBoolean();
 
-    CopyReport report = new CopyDriver(opener).copy(
-        CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/overlapped"),
+    CopyReport report = new CopyDriver(fixture.opener()).copy(
+        CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/overlapped"),
             false),
         tree -> {
           startedOn.set(Thread.currentThread().getName());
           stagingSeen.set(awaitNewStaging(before));
-          return RouteSource.fixed(relays.routes);
-        }, relays.secret, TransferProgress.Listener.NONE);
+          return RouteSource.fixed(fixture.routes());
+        }, fixture.secret(), TransferProgress.Listener.NONE);
 
     assertThat(report.allVerified()).isTrue();
     assertThat(stagingSeen).as("a staging appeared while the relays were starting").isTrue();
@@ -300,26 +288,26 @@ class CopyDriverTest {
     Set<String> before = stagingNames();
     AtomicBoolean stagingSeen = new AtomicBoolean();
 
-    assertThatThrownBy(() -> new CopyDriver(opener).copy(
-            CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/unstarted"),
+    assertThatThrownBy(() -> new CopyDriver(fixture.opener()).copy(
+            CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/unstarted"),
                 false),
             tree -> {
               stagingSeen.set(awaitNewStaging(before));
               throw new RelayCpException(ErrorCode.RELAY_START_FAILED,
                   "no relay container announced itself");
-            }, relays.secret, TransferProgress.Listener.NONE))
+            }, fixture.secret(), TransferProgress.Listener.NONE))
         .isInstanceOf(RelayCpException.class)
         .hasMessageContaining("no relay container announced itself")
         .satisfies(e -> assertThat(((RelayCpException) e).code())
             .isEqualTo(ErrorCode.RELAY_START_FAILED));
     assertThat(stagingSeen).as("a staging appeared while the relays were starting").isTrue();
-    assertThat(destination.exists(new Path("/unstarted"))).isFalse();
+    assertThat(fixture.destination().exists(new Path("/unstarted"))).isFalse();
     assertNoStaging();
   }
 
   /** Names of the staging folders at the destination's root now. */
   static Set<String> stagingNames() throws IOException {
-    return Arrays.stream(destination.listStatus(new Path("/")))
+    return Arrays.stream(fixture.destination().listStatus(new Path("/")))
         .map(status -> status.getPath().getName())
         .filter(name -> name.startsWith(".relaycp-staging"))
         .collect(Collectors.toSet());
@@ -347,43 +335,44 @@ class CopyDriverTest {
 
   @Test
   void corruptedFrameIsDetectedAndTheChunkResent() throws IOException {
-    RelayServer writer = relays.servers.get(1);
+    RelayServer writer = fixture.relays().servers.get(1);
     long corruptBefore = writer.counters().corruptFrames();
     try (CorruptingProxy proxy = new CorruptingProxy(writer.localAddress().getPort(), 200_000)) {
-      Route damaged = new Route(0, relays.routes.get(0).reader(),
+      Route damaged = new Route(0, fixture.routes().get(0).reader(),
           RelayAddress.of("127.0.0.1", proxy.port()));
-      CopyReport report = new CopyDriver(opener).copy(
-          CopySettings.of(clusters.sourceUri("/data/big"), clusters.destinationUri("/corrupt"),
+      CopyReport report = new CopyDriver(fixture.opener()).copy(
+          CopySettings.of(fixture.sourceUri("/data/big"), fixture.destinationUri("/corrupt"),
               false),
-          List.of(damaged), relays.secret, TransferProgress.Listener.NONE);
+          List.of(damaged), fixture.secret(), TransferProgress.Listener.NONE);
 
       assertThat(report.allVerified()).isTrue();
       assertThat(report.chunksResent()).isGreaterThanOrEqualTo(1);
       assertThat(writer.counters().corruptFrames()).isGreaterThan(corruptBefore);
-      assertThat(read(destination, new Path("/corrupt/multi-block.bin")))
-          .isEqualTo(read(source, new Path("/data", DemoDataset.MULTI_BLOCK)));
+      assertThat(read(fixture.destination(), new Path("/corrupt/multi-block.bin")))
+          .isEqualTo(read(fixture.source(), new Path("/data", DemoDataset.MULTI_BLOCK)));
     }
   }
 
   @Test
   void wrongSecretIsRefusedAndNothingIsWritten() throws IOException {
-    RelayServer reader = relays.servers.get(0);
+    RelayServer reader = fixture.relays().servers.get(0);
     long rejectedBefore = reader.counters().connectionsRejected();
 
-    assertThatThrownBy(() -> new CopyDriver(opener).copy(
-            CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/refused"), false),
-            relays.routes.subList(0, 1), TransferSecret.generate(), TransferProgress.Listener.NONE))
+    assertThatThrownBy(() -> new CopyDriver(fixture.opener()).copy(
+            CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/refused"), false),
+            fixture.routes().subList(0, 1), TransferSecret.generate(),
+            TransferProgress.Listener.NONE))
         .isInstanceOf(RelayCpException.class)
         .satisfies(e -> assertThat(((RelayCpException) e).code())
             .isEqualTo(ErrorCode.NO_ROUTES_LEFT));
     assertThat(reader.counters().connectionsRejected()).isGreaterThan(rejectedBefore);
-    assertThat(destination.exists(new Path("/refused"))).isFalse();
+    assertThat(fixture.destination().exists(new Path("/refused"))).isFalse();
     assertNoStaging();
   }
 
   @Test
   void unauthenticatedRequestIsClosedWithoutReachingAFileSystem() throws Exception {
-    RelayServer reader = relays.servers.get(0);
+    RelayServer reader = fixture.relays().servers.get(0);
     long rejectedBefore = reader.counters().connectionsRejected();
     long readBefore = reader.counters().chunksRead();
     try (java.net.Socket socket = new java.net.Socket("127.0.0.1",
@@ -425,8 +414,8 @@ class CopyDriverTest {
           local.processes().get(1).destroyForcibly();
         }
       };
-      CopyReport report = new CopyDriver(opener).copy(
-          CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/survived"), false),
+      CopyReport report = new CopyDriver(fixture.opener()).copy(
+          CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/survived"), false),
           local.routes(), secret, killer);
 
       assertThat(killed).isTrue();
@@ -436,8 +425,8 @@ class CopyDriverTest {
           .isEqualTo(report.bytes());
       assertThat(report.allVerified()).isTrue();
       for (String file : files) {
-        assertThat(read(destination, new Path("/survived", file))).as(file)
-            .isEqualTo(read(source, new Path("/data", file)));
+        assertThat(read(fixture.destination(), new Path("/survived", file))).as(file)
+            .isEqualTo(read(fixture.source(), new Path("/data", file)));
       }
       assertNoStaging();
     } finally {
@@ -484,8 +473,8 @@ class CopyDriverTest {
         }
       };
       try {
-        CopyReport report = new CopyDriver(opener).copy(
-            CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri(target), false)
+        CopyReport report = new CopyDriver(fixture.opener()).copy(
+            CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri(target), false)
                 .withSilenceSeconds(silenceSeconds),
             local.routes(), secret, pauser);
 
@@ -498,8 +487,8 @@ class CopyDriverTest {
         assertThat(secondsToDrop).as("seconds from the pause until the route was dropped")
             .isBetween(silenceSeconds - 1.5, silenceSeconds + 5.0);
         for (String file : files) {
-          assertThat(read(destination, new Path(target, file))).as(file)
-              .isEqualTo(read(source, new Path("/data", file)));
+          assertThat(read(fixture.destination(), new Path(target, file))).as(file)
+              .isEqualTo(read(fixture.source(), new Path("/data", file)));
         }
         assertNoStaging();
       } finally {
@@ -529,12 +518,12 @@ class CopyDriverTest {
     // Six chunks of one block each. The first route sends one chunk at a time, slowly; the
     // second route's relays start a second and a half into the copy, as spawned VMs boot.
     for (int file = 0; file < 2; file++) {
-      try (var out = source.createFile(new Path("/late/f" + file)).recursive()
+      try (var out = fixture.source().createFile(new Path("/late/f" + file)).recursive()
           .blockSize(BLOCK).build()) {
         out.write(new byte[(int) (3 * BLOCK)]);
       }
     }
-    TransferSecret secret = relays.secret;
+    TransferSecret secret = fixture.secret();
     RelayServer slowReader = RelayServer.start(
         RelaySettings.of("127.0.0.1", 0, secret, new Configuration())
             .withBytesPerSecondLimit(200_000));
@@ -560,11 +549,11 @@ class CopyDriverTest {
           new Route(0, RelayFixture.address(slowReader), RelayFixture.address(slowWriter)),
           new Route(1, RelayAddress.of("127.0.0.1", lateReaderPort),
               RelayAddress.of("127.0.0.1", lateWriterPort)));
-      CopySettings settings = new CopySettings(clusters.sourceUri("/late"),
-          clusters.destinationUri("/late-copy"), false, 1, 8, BLOCK, 8, 8, 60,
+      CopySettings settings = new CopySettings(fixture.sourceUri("/late"),
+          fixture.destinationUri("/late-copy"), false, 1, 8, BLOCK, 8, 8, 60,
           CopySettings.DEFAULT_SILENCE_SECONDS);
 
-      CopyReport report = new CopyDriver(opener).copy(settings, routes, secret,
+      CopyReport report = new CopyDriver(fixture.opener()).copy(settings, routes, secret,
           TransferProgress.Listener.NONE);
 
       assertThat(report.allVerified()).isTrue();
@@ -587,28 +576,29 @@ class CopyDriverTest {
     // Four chunks of one block. The first route's reader sends 1 kB/s: alive (its keep-alives
     // flow) but a chunk would take over four minutes on it.
     for (int file = 0; file < 4; file++) {
-      try (var out = source.createFile(new Path("/stall/f" + file)).recursive()
+      try (var out = fixture.source().createFile(new Path("/stall/f" + file)).recursive()
           .blockSize(BLOCK).build()) {
         out.write(new byte[(int) BLOCK]);
       }
     }
-    TransferSecret secret = relays.secret;
+    TransferSecret secret = fixture.secret();
     RelayServer crawlingReader = RelayServer.start(
         RelaySettings.of("127.0.0.1", 0, secret, new Configuration())
             .withBytesPerSecondLimit(1_000));
     try {
       List<Route> routes = List.of(
-          new Route(0, RelayFixture.address(crawlingReader), relays.routes.get(0).writer()),
-          relays.routes.get(1));
+          new Route(0, RelayFixture.address(crawlingReader), fixture.routes().get(0).writer()),
+          fixture.routes().get(1));
       // A stall time of 5 s; one chunk in flight at a time (the window is one block).
-      CopySettings settings = new CopySettings(clusters.sourceUri("/stall"),
-          clusters.destinationUri("/stall-copy"), false, 1, 8, BLOCK, 8, 8, 10,
+      CopySettings settings = new CopySettings(fixture.sourceUri("/stall"),
+          fixture.destinationUri("/stall-copy"), false, 1, 8, BLOCK, 8, 8, 10,
           CopySettings.DEFAULT_SILENCE_SECONDS, 5, CopySettings.DEFAULT_STAGING_BEAT_SECONDS,
           SyncSettings.NONE, false);
       List<TransferProgress> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
       long started = System.nanoTime();
 
-      CopyReport report = new CopyDriver(opener).copy(settings, routes, secret, seen::add);
+      CopyReport report =
+          new CopyDriver(fixture.opener()).copy(settings, routes, secret, seen::add);
 
       assertThat(report.allVerified()).isTrue();
       assertThat(report.routesDropped()).isEqualTo(1);
@@ -619,8 +609,8 @@ class CopyDriverTest {
       assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started))
           .as("seconds, against the 260 the crawling route would take").isLessThan(120);
       for (int file = 0; file < 4; file++) {
-        assertThat(read(destination, new Path("/stall-copy/f" + file)))
-            .isEqualTo(read(source, new Path("/stall/f" + file)));
+        assertThat(read(fixture.destination(), new Path("/stall-copy/f" + file)))
+            .isEqualTo(read(fixture.source(), new Path("/stall/f" + file)));
       }
       assertNoStaging();
     } finally {
@@ -635,7 +625,7 @@ class CopyDriverTest {
   }
 
   static void assertNoStaging() throws IOException {
-    FileStatus[] top = destination.listStatus(new Path("/"));
+    FileStatus[] top = fixture.destination().listStatus(new Path("/"));
     assertThat(Arrays.stream(top).map(status -> status.getPath().getName()))
         .noneMatch(name -> name.startsWith(".relaycp-staging"));
   }

@@ -2,8 +2,6 @@ package dev.relaycp.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.relaycp.fs.FileSystemOpener;
-import dev.relaycp.testkit.EmbeddedClusters;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +13,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Files of one chunk are verified while the copy runs, each once, and a staged file that does
@@ -29,50 +27,35 @@ import org.junit.jupiter.api.Test;
  */
 class EarlyVerificationTest {
   static final long BLOCK = 256 * 1024;
-  static EmbeddedClusters clusters;
-  static RelayFixture relays;
-  static FileSystemOpener opener;
-  static FileSystem source;
-  static FileSystem destination;
 
-  @BeforeAll
-  static void start() throws IOException {
-    clusters = EmbeddedClusters.start(1, BLOCK);
+  @RegisterExtension
+  static final ClustersWithRelays fixture = ClustersWithRelays.of(1, BLOCK, 1,
+      held(HeldWritesFileSystem.class), held(HeldWritesFileSystem.WithoutChecksums.class));
+
+  private static Configuration held(Class<? extends HeldWritesFileSystem> fileSystem) {
     Configuration held = new Configuration();
-    held.setClass("fs.hdfs.impl", HeldWritesFileSystem.class, FileSystem.class);
-    opener = FileSystemOpener.of(held);
-    Configuration heldWithoutChecksums = new Configuration();
-    heldWithoutChecksums.setClass("fs.hdfs.impl", HeldWritesFileSystem.WithoutChecksums.class,
-        FileSystem.class);
-    relays = RelayFixture.start(1, heldWithoutChecksums);
-    source = opener.open(clusters.sourceUri("/"));
-    destination = opener.open(clusters.destinationUri("/"));
-    assertThat(destination).isInstanceOf(HeldWritesFileSystem.class);
+    held.setClass("fs.hdfs.impl", fileSystem, FileSystem.class);
+    return held;
   }
 
-  @AfterAll
-  static void stop() {
-    if (relays != null) {
-      relays.close();
-    }
-    if (clusters != null) {
-      clusters.close();
-    }
+  @BeforeAll
+  static void theDestinationHoldsWrites() {
+    assertThat(fixture.destination()).isInstanceOf(HeldWritesFileSystem.class);
   }
 
   @Test
   void aFileOfOneChunkIsVerifiedWhileTheOthersAreStillBeingWritten() throws IOException {
     for (int file = 0; file < 4; file++) {
-      try (FSDataOutputStream out = source.create(new Path("/small/file-" + file))) {
+      try (FSDataOutputStream out = fixture.source().create(new Path("/small/file-" + file))) {
         out.write(("file " + file + " ").repeat(1000).getBytes(StandardCharsets.UTF_8));
       }
     }
     HeldWritesFileSystem.reset();
 
-    CopyReport report = new CopyDriver(opener).copy(
-        CopySettings.of(clusters.sourceUri("/small"), clusters.destinationUri("/small-copy"),
+    CopyReport report = new CopyDriver(fixture.opener()).copy(
+        CopySettings.of(fixture.sourceUri("/small"), fixture.destinationUri("/small-copy"),
             false),
-        relays.routes, relays.secret, TransferProgress.Listener.NONE);
+        fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
 
     assertThat(report.allVerified()).isTrue();
     assertThat(report.verification()).hasSize(4);
@@ -80,8 +63,8 @@ class EarlyVerificationTest {
         .as("the later files' writes waited for the first file's verification, and it came")
         .isFalse();
     for (int file = 0; file < 4; file++) {
-      assertThat(destination.getFileChecksum(new Path("/small-copy/file-" + file)))
-          .isEqualTo(source.getFileChecksum(new Path("/small/file-" + file)));
+      assertThat(fixture.destination().getFileChecksum(new Path("/small-copy/file-" + file)))
+          .isEqualTo(fixture.source().getFileChecksum(new Path("/small/file-" + file)));
     }
   }
 
@@ -89,24 +72,24 @@ class EarlyVerificationTest {
   void aStagedFileThatDoesNotMatchWhatWasReadIsReportedWhenChecked() throws Exception {
     Path staged = new Path("/early/staged.bin");
     byte[] written = {1, 2, 3, 4, 5, 6, 7, 9};
-    try (FSDataOutputStream out = destination.create(staged)) {
+    try (FSDataOutputStream out = fixture.destination().create(staged)) {
       out.write(written);
     }
     CRC32C read = new CRC32C();
     read.update(new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
     CRC32C same = new CRC32C();
     same.update(written);
-    URI stagedUri = destination.makeQualified(staged).toUri();
-    URI sourceUri = clusters.sourceUri("/none");
+    URI stagedUri = fixture.destination().makeQualified(staged).toUri();
+    URI sourceUri = fixture.sourceUri("/none");
     List<FileVerification> mismatches = new CopyOnWriteArrayList<>();
 
     try (EarlyVerification early = EarlyVerification.start(
-        new ChecksumVerifier(source, destination), 2, mismatches::add)) {
+        new ChecksumVerifier(fixture.source(), fixture.destination()), 2, mismatches::add)) {
       early.submit(0, "wrong.bin", sourceUri, stagedUri, written.length,
           OptionalInt.of((int) read.getValue()));
       early.submit(1, "right.bin", sourceUri, stagedUri, written.length,
           OptionalInt.of((int) same.getValue()));
-      URI missing = destination.makeQualified(new Path("/early/missing.bin")).toUri();
+      URI missing = fixture.destination().makeQualified(new Path("/early/missing.bin")).toUri();
       early.submit(2, "missing.bin", sourceUri, missing, written.length,
           OptionalInt.of((int) same.getValue()));
 

@@ -8,7 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 
-/** Relay servers in the test's JVM, on loopback with real sockets, paired into routes. */
+/**
+ * Relay servers in the test's JVM, on loopback with real sockets, paired into routes. A start
+ * that fails closes the servers it had started.
+ */
 final class RelayFixture implements AutoCloseable {
   final TransferSecret secret = TransferSecret.generate();
   final List<RelayServer> servers = new ArrayList<>();
@@ -16,10 +19,15 @@ final class RelayFixture implements AutoCloseable {
 
   static RelayFixture start(int pairs, Configuration configuration) {
     RelayFixture fixture = new RelayFixture();
-    for (int pair = 0; pair < pairs; pair++) {
-      RelayServer reader = fixture.startOne(configuration);
-      RelayServer writer = fixture.startOne(configuration);
-      fixture.routes.add(new Route(pair, address(reader), address(writer)));
+    try {
+      for (int pair = 0; pair < pairs; pair++) {
+        RelayServer reader = fixture.startOne(configuration);
+        RelayServer writer = fixture.startOne(configuration);
+        fixture.routes.add(new Route(pair, address(reader), address(writer)));
+      }
+    } catch (RuntimeException e) {
+      fixture.close();
+      throw e;
     }
     return fixture;
   }

@@ -2,9 +2,7 @@ package dev.relaycp.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.testkit.DemoDataset;
-import dev.relaycp.testkit.EmbeddedClusters;
 import java.io.IOException;
 import java.util.List;
 import java.util.OptionalInt;
@@ -13,10 +11,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A copy is checked against the CRC32C of the source's bytes as the reader relays read them:
@@ -26,34 +24,22 @@ import org.junit.jupiter.api.Test;
  */
 class SourceCrcVerificationTest {
   static final long BLOCK = 256 * 1024;
-  static EmbeddedClusters clusters;
-  static RelayFixture relays;
-  static FileSystemOpener opener;
-  static FileSystem source;
-  static FileSystem destination;
+
+  @RegisterExtension
+  static final ClustersWithRelays fixture = ClustersWithRelays.of(1, BLOCK, 1, counting());
+
   static List<String> files;
 
-  @BeforeAll
-  static void start() throws IOException {
-    clusters = EmbeddedClusters.start(1, BLOCK);
+  private static Configuration counting() {
     Configuration counting = new Configuration();
     counting.setClass("fs.hdfs.impl", ChecksumCountingFileSystem.class, FileSystem.class);
-    opener = FileSystemOpener.of(counting);
-    relays = RelayFixture.start(1, counting);
-    source = opener.open(clusters.sourceUri("/"));
-    destination = opener.open(clusters.destinationUri("/"));
-    assertThat(source).isInstanceOf(ChecksumCountingFileSystem.class);
-    files = DemoDataset.write(source, new Path("/data"), BLOCK, 4, 3, 7);
+    return counting;
   }
 
-  @AfterAll
-  static void stop() {
-    if (relays != null) {
-      relays.close();
-    }
-    if (clusters != null) {
-      clusters.close();
-    }
+  @BeforeAll
+  static void writeData() throws IOException {
+    assertThat(fixture.source()).isInstanceOf(ChecksumCountingFileSystem.class);
+    files = DemoDataset.write(fixture.source(), new Path("/data"), BLOCK, 4, 3, 7);
   }
 
   @BeforeEach
@@ -63,11 +49,12 @@ class SourceCrcVerificationTest {
 
   @Test
   void aCopyAsksTheSourceOnlyForItsSampleAndItsEmptyFiles() throws IOException {
-    CopyReport report = new CopyDriver(opener).copy(
-        CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/copy"), false),
-        relays.routes, relays.secret, TransferProgress.Listener.NONE);
-    int sourceCalls = ChecksumCountingFileSystem.calls(source.getUri().getAuthority());
-    int destinationCalls = ChecksumCountingFileSystem.calls(destination.getUri().getAuthority());
+    CopyReport report = new CopyDriver(fixture.opener()).copy(
+        CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/copy"), false),
+        fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
+    int sourceCalls = ChecksumCountingFileSystem.calls(fixture.source().getUri().getAuthority());
+    int destinationCalls =
+        ChecksumCountingFileSystem.calls(fixture.destination().getUri().getAuthority());
 
     assertThat(report.allVerified()).isTrue();
     assertThat(report.chunks()).as("the multi-block file goes in several chunks")
@@ -82,8 +69,8 @@ class SourceCrcVerificationTest {
     assertThat(destinationCalls).as("the checksum probe and every file, and more")
         .isGreaterThanOrEqualTo(1 + files.size());
     for (String file : files) {
-      assertThat(destination.getFileChecksum(new Path("/copy", file))).as(file)
-          .isEqualTo(source.getFileChecksum(new Path("/data", file)));
+      assertThat(fixture.destination().getFileChecksum(new Path("/copy", file))).as(file)
+          .isEqualTo(fixture.source().getFileChecksum(new Path("/data", file)));
     }
   }
 
@@ -91,25 +78,25 @@ class SourceCrcVerificationTest {
   void aCopyWhoseBytesDifferFromWhatTheReaderReadDoesNotVerify() throws IOException {
     byte[] read = {1, 2, 3, 4, 5, 6, 7, 8};
     Path copy = new Path("/mismatch/copy.bin");
-    try (FSDataOutputStream out = destination.create(copy)) {
+    try (FSDataOutputStream out = fixture.destination().create(copy)) {
       out.write(new byte[] {1, 2, 3, 4, 5, 6, 7, 9});
     }
     CRC32C crc = new CRC32C();
     crc.update(read);
-    ChecksumVerifier verifier = new ChecksumVerifier(source, destination);
+    ChecksumVerifier verifier = new ChecksumVerifier(fixture.source(), fixture.destination());
 
-    FileVerification wrong = verifier.verify("copy.bin", clusters.sourceUri("/data/none"),
-        destination.makeQualified(copy).toUri(), read.length,
+    FileVerification wrong = verifier.verify("copy.bin", fixture.sourceUri("/data/none"),
+        fixture.destination().makeQualified(copy).toUri(), read.length,
         OptionalInt.of((int) crc.getValue()));
     crc.reset();
     crc.update(new byte[] {1, 2, 3, 4, 5, 6, 7, 9});
-    FileVerification right = verifier.verify("copy.bin", clusters.sourceUri("/data/none"),
-        destination.makeQualified(copy).toUri(), read.length,
+    FileVerification right = verifier.verify("copy.bin", fixture.sourceUri("/data/none"),
+        fixture.destination().makeQualified(copy).toUri(), read.length,
         OptionalInt.of((int) crc.getValue()));
 
     assertThat(wrong.verified()).isFalse();
     assertThat(right.verified()).isTrue();
     assertThat(right.algorithm()).isEqualTo("COMPOSITE-CRC32C");
-    assertThat(ChecksumCountingFileSystem.calls(source.getUri().getAuthority())).isZero();
+    assertThat(ChecksumCountingFileSystem.calls(fixture.source().getUri().getAuthority())).isZero();
   }
 }

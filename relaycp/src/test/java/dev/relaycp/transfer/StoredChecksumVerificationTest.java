@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
-import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.testkit.DemoDataset;
-import dev.relaycp.testkit.EmbeddedClusters;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -17,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A writer relay returns the checksum the destination gives for each file it writes whole, so
@@ -28,25 +27,25 @@ import org.junit.jupiter.api.Test;
  */
 class StoredChecksumVerificationTest {
   static final long BLOCK = 256 * 1024;
-  static EmbeddedClusters clusters;
-  static RelayFixture relays;
+
+  @RegisterExtension
+  static final ClustersWithRelays fixture = ClustersWithRelays.of(1, BLOCK, 1,
+      ChecksumCountingFileSystem.configuration("driver"),
+      ChecksumCountingFileSystem.configuration("relays"));
+
   static RelayFixture misreportingRelays;
-  static FileSystemOpener opener;
   static FileSystem source;
   static FileSystem destination;
   static List<String> files;
 
   @BeforeAll
   static void start() throws IOException {
-    clusters = EmbeddedClusters.start(1, BLOCK);
-    opener = FileSystemOpener.of(ChecksumCountingFileSystem.configuration("driver"));
-    relays = RelayFixture.start(1, ChecksumCountingFileSystem.configuration("relays"));
     Configuration misreporting = new Configuration();
     misreporting.setClass("fs.hdfs.impl", MisreportingChecksumFileSystem.class,
         FileSystem.class);
     misreportingRelays = RelayFixture.start(1, misreporting);
-    source = opener.open(clusters.sourceUri("/"));
-    destination = opener.open(clusters.destinationUri("/"));
+    source = fixture.source();
+    destination = fixture.destination();
     files = DemoDataset.write(source, new Path("/data"), BLOCK, 4, 3, 7);
   }
 
@@ -54,12 +53,6 @@ class StoredChecksumVerificationTest {
   static void stop() {
     if (misreportingRelays != null) {
       misreportingRelays.close();
-    }
-    if (relays != null) {
-      relays.close();
-    }
-    if (clusters != null) {
-      clusters.close();
     }
   }
 
@@ -70,9 +63,9 @@ class StoredChecksumVerificationTest {
 
   @Test
   void theDriverAsksTheDestinationOnlyAboutFilesNoWriterWroteWhole() throws IOException {
-    CopyReport report = new CopyDriver(opener).copy(
-        CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/copy"), false),
-        relays.routes, relays.secret, TransferProgress.Listener.NONE);
+    CopyReport report = new CopyDriver(fixture.opener()).copy(
+        CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/copy"), false),
+        fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
     String destinationCluster = destination.getUri().getAuthority();
     int driverCalls = ChecksumCountingFileSystem.calls("driver", destinationCluster);
     int relayCalls = ChecksumCountingFileSystem.calls("relays", destinationCluster);
@@ -95,8 +88,8 @@ class StoredChecksumVerificationTest {
 
   @Test
   void aStoredChecksumThatDoesNotMatchWhatWasReadFailsTheCopy() throws IOException {
-    RelayCpException failure = catchThrowableOfType(() -> new CopyDriver(opener).copy(
-            CopySettings.of(clusters.sourceUri("/data"), clusters.destinationUri("/misreported"),
+    RelayCpException failure = catchThrowableOfType(() -> new CopyDriver(fixture.opener()).copy(
+            CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/misreported"),
                 false),
             misreportingRelays.routes, misreportingRelays.secret,
             TransferProgress.Listener.NONE),
