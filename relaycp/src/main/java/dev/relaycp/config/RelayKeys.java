@@ -44,6 +44,12 @@ public final class RelayKeys {
    * only the frames that shrink.
    */
   public static final FlagSetting COPY_COMPRESS = new FlagSetting("relaycp.copy.compress", false);
+  /**
+   * Whether the writer relays ask the destination for the checksum of each file they write
+   * whole and return it, so that the driver need not ask across the WAN for every file.
+   */
+  public static final FlagSetting COPY_STORED_CHECKSUMS =
+      new FlagSetting("relaycp.copy.stored-checksums", true);
   /** Seconds a route keeps trying a reader relay that refuses connections. */
   public static final WholeNumberSetting COPY_RELAY_WAIT_SECONDS =
       new WholeNumberSetting("relaycp.copy.relay-wait-seconds", 10, 0);

@@ -235,7 +235,8 @@ public final class CopyDriver {
       // The writer relays return each staged file's checksum, which the driver would
       // otherwise ask for across the WAN (see EarlyVerification).
       Transfer transfer = new Transfer(caller.user(), sourceRoot.toUri(),
-          staging.root().toUri(), caller.tokenBytes(), settings.compress(), true);
+          staging.root().toUri(), caller.tokenBytes(), settings.compress(),
+          RelayKeys.COPY_STORED_CHECKSUMS.from(opener.configuration()));
       run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
           started, journal, transfer, new ChecksumVerifier(source, destination));
       CopyJournal ending = journal;

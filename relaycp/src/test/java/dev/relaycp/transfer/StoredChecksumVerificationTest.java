@@ -3,8 +3,10 @@ package dev.relaycp.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.testkit.DemoDataset;
 import java.io.IOException;
 import java.util.List;
@@ -84,6 +86,20 @@ class StoredChecksumVerificationTest {
       assertThat(destination.getFileChecksum(new Path("/copy", file))).as(file)
           .isEqualTo(source.getFileChecksum(new Path("/data", file)));
     }
+  }
+
+  @Test
+  void withStoredChecksumsOffTheDriverAsksTheDestinationAboutEveryFile() throws IOException {
+    Configuration off = ChecksumCountingFileSystem.configuration("driver");
+    off.setBoolean(RelayKeys.COPY_STORED_CHECKSUMS.key(), false);
+
+    CopyReport report = new CopyDriver(FileSystemOpener.of(off)).copy(
+        CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/copy-off"), false),
+        fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
+
+    assertThat(report.allVerified()).isTrue();
+    assertThat(ChecksumCountingFileSystem.calls("driver", destination.getUri().getAuthority()))
+        .as("the checksum probe and every file").isEqualTo(1 + files.size());
   }
 
   @Test
