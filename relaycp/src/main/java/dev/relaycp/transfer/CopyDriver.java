@@ -254,8 +254,7 @@ public final class CopyDriver {
     ExecutorService pool = Executors.newCachedThreadPool(new DefaultThreadFactory("driver", true));
     try {
       if (checksumSample.isPresent()) {
-        new ChecksumVerifier(source, destination)
-            .checkDestination(staging.root(), checksumSample.get());
+        run.verifier.checkDestination(staging.root(), checksumSample.get());
       }
       run.prepare(resumable.map(ResumableStaging.Found::recovered)
           .orElse(CopyJournal.Recovered.NONE));

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileChecksum;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 
@@ -44,8 +45,7 @@ public class ChecksumCountingFileSystem extends DistributedFileSystem {
   /** A configuration whose clients are this class, counting their calls as {@code caller}'s. */
   static Configuration configuration(String caller) {
     Configuration configuration = new Configuration();
-    configuration.setClass("fs.hdfs.impl", ChecksumCountingFileSystem.class,
-        org.apache.hadoop.fs.FileSystem.class);
+    configuration.setClass("fs.hdfs.impl", ChecksumCountingFileSystem.class, FileSystem.class);
     configuration.set(CALLER, caller);
     return configuration;
   }
