@@ -301,6 +301,11 @@ public final class CopyDriver {
       run.report("verifying");
       List<FileVerification> verification = run.verify(pool, staged);
       phases.end("verifying");
+      // Every staged chunk and completed file is in the journal before the first moves to its
+      // final name, so a driver killed while committing leaves a next run all it staged; the
+      // journal's once-a-second flush could still hold the last of them when the commit follows
+      // the last byte closely (files verified while they were copied).
+      journal.flushQuietly();
       run.report("committing");
       if (settings.sync().atomic()) {
         // The whole tree is committed inside the staging, then appears by one rename.

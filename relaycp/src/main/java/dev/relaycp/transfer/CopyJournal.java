@@ -214,7 +214,8 @@ final class CopyJournal implements Closeable {
     dirty = false;
   }
 
-  private void flushQuietly() {
+  /** As {@link #flush}, logging a failure: a journal that falls short costs a resume time only. */
+  void flushQuietly() {
     try {
       flush();
     } catch (IOException e) {
