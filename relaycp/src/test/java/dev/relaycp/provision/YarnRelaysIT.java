@@ -24,6 +24,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerReport;
 import org.apache.hadoop.yarn.api.records.SignalContainerCommand;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -62,10 +63,8 @@ class YarnRelaysIT {
     writeConfiguration(destination, configurations.resolve("dst"));
     FileSystem sourceFiles = FileSystem.get(source.uri("/"), new Configuration());
     DemoDataset.write(sourceFiles, new org.apache.hadoop.fs.Path("/demo"), BLOCK, 30, 12, 11L);
-    // 24 MiB in 96 blocks: long enough, at a limited rate, to lose a relay in the middle. The
-    // relay is killed seconds after the second route joins, which on a busy machine is 7 s
-    // after the first: at 1 MiB/s per relay the first route had carried most of the file by
-    // then, and the copy could end before the replacement started. At 512 KiB/s work is left.
+    // 24 MiB in 96 blocks: long enough, at a limited rate, to lose a relay in the middle and
+    // have work left for its replacement.
     try (FSDataOutputStream out = sourceFiles.create(new org.apache.hadoop.fs.Path("/big/a.bin"),
         true, 4096, (short) 1, BLOCK)) {
       byte[] block = new byte[(int) BLOCK];
@@ -147,19 +146,38 @@ class YarnRelaysIT {
     return live;
   }
 
-  /** Waits until {@code count} relays announced themselves in the site's staging folder. */
-  private static void awaitAnnouncedRelays(EmbeddedSite site, int count) throws Exception {
+  /**
+   * Waits until {@code count} relays announced themselves in the site's staging folder, and
+   * returns the container ids of those that have.
+   */
+  private static List<String> awaitAnnouncedRelays(EmbeddedSite site, int count)
+      throws Exception {
     FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < deadline) {
       var announced = files.globStatus(
           new org.apache.hadoop.fs.Path("/tmp/relaycp-staging/*/*/relays/container_*"));
       if (announced != null && announced.length >= count) {
-        return;
+        // Each relay's file is named CONTAINER_ID@HOST%3APORT.
+        return java.util.Arrays.stream(announced)
+            .map(status -> status.getPath().getName().split("@")[0]).toList();
       }
       Thread.sleep(200);
     }
     throw new AssertionError(site.name() + ": fewer than " + count + " relays announced");
+  }
+
+  /** The source relays announced, once at least one is and each can have a partner. */
+  private static List<String> awaitSourceRelaysWithPartners() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      List<String> sources = awaitAnnouncedRelays(source, 1);
+      if (awaitAnnouncedRelays(destination, 1).size() >= sources.size()) {
+        return sources;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("fewer destination relays than source relays announced");
   }
 
   /**
@@ -269,16 +287,18 @@ class YarnRelaysIT {
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> copy("/big",
         "/copy-big", "-D", "relaycp.relay.parallel-streams=1",
         "-D", "relaycp.relay.bytes-per-second-limit=524288"));
-    List<ContainerReport> relays = awaitRelayContainers(source, NODES);
-    awaitRelayContainers(destination, NODES);
-    awaitAnnouncedRelays(source, NODES);
-    awaitAnnouncedRelays(destination, NODES);
-    Thread.sleep(3_000);
+    // A source relay announced while as many destination relays are is a route's reader (the
+    // driver pairs new relays within a quarter second), and the copy starts on the first
+    // route at once: killed a second later, it holds work. A fixed wait after both sites'
+    // relays were all up let the copy end first on a busy machine, where the second relays
+    // came up seconds after the first.
+    List<String> announced = awaitSourceRelaysWithPartners();
+    Thread.sleep(1_000);
     assertThat(running).as("the copy runs when a relay is killed").isNotDone();
     try (YarnClient client = YarnClient.createYarnClient()) {
       client.init(source.configuration());
       client.start();
-      client.signalToContainer(relays.get(0).getContainerId(),
+      client.signalToContainer(ContainerId.fromString(announced.get(0)),
           SignalContainerCommand.FORCEFUL_SHUTDOWN);
     }
     Result result = running.get(240, TimeUnit.SECONDS);
