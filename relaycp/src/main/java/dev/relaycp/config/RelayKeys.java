@@ -63,7 +63,10 @@ public final class RelayKeys {
   public static final FlagSetting HISTORY_ENABLED =
       new FlagSetting("relaycp.history.enabled", true);
 
-  /** The most bytes per second each stream a relay sends may carry; 0 for no limit. */
+  /**
+   * The most bytes per second a relay sends to writer relays, over all its connections
+   * together; 0 for no limit.
+   */
   public static final SizeSetting BYTES_PER_SECOND_LIMIT =
       new SizeSetting("relaycp.relay.bytes-per-second-limit", 0, 0);
   /** Payload bytes of each DATA frame. */

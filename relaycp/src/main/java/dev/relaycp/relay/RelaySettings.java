@@ -12,7 +12,8 @@ import org.apache.hadoop.conf.Configuration;
  * @param port the TCP port; 0 picks a free one
  * @param secret the transfer secret every connection must prove
  * @param configuration Hadoop configuration for reaching the source and destination
- * @param bytesPerSecondLimit the most each outgoing stream sends per second; 0 for no limit
+ * @param bytesPerSecondLimit the most the relay sends per second to writer relays, over all its
+ *     connections together; 0 for no limit
  * @param dataFrameBytes the payload size of DATA frames
  * @param authenticationTimeoutMillis how long a new connection has to prove the secret
  * @param parallelStreams how many chunks one driver connection may have streaming at once

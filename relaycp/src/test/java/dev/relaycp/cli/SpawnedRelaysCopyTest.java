@@ -151,7 +151,7 @@ class SpawnedRelaysCopyTest {
   void aSpawnedPairJoinsTheCopyMidWayAndIsReleasedAfter() throws Exception {
     Path pids = Files.createDirectory(temporary.resolve("pids"));
     Result result = run(copy("/data", "/joined", "--local-relays", "1",
-        "-D", "relaycp.relay.bytes-per-second-limit=1m",
+        "-D", "relaycp.relay.bytes-per-second-limit=3m",
         "--spawn", "1", "--spawn-command", spawnScript(pids, null).toString(),
         "--spawn-timeout", "60s"));
 
@@ -191,7 +191,7 @@ class SpawnedRelaysCopyTest {
     Path pids = Files.createDirectory(temporary.resolve("pids"));
     Result result = run(copy("/data", "/plaintext", "--local-relays", "1",
         "-D", "relaycp.relay.tls=false",
-        "-D", "relaycp.relay.bytes-per-second-limit=1m",
+        "-D", "relaycp.relay.bytes-per-second-limit=3m",
         "--spawn", "1", "--spawn-command",
         spawnScript(pids, null, "-D relaycp.relay.tls=false --warm-up 4MiB").toString(),
         "--spawn-timeout", "60s"));

@@ -286,7 +286,7 @@ class YarnRelaysIT {
   void aRelayContainerKilledMidCopyIsReplacedAndTheCopyVerifies() throws Exception {
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> copy("/big",
         "/copy-big", "-D", "relaycp.relay.parallel-streams=1",
-        "-D", "relaycp.relay.bytes-per-second-limit=524288"));
+        "-D", "relaycp.relay.bytes-per-second-limit=1048576"));
     // A source relay announced while as many destination relays are is a route's reader (the
     // driver pairs new relays within a quarter second), and the copy starts on the first
     // route at once: killed a second later, it holds work. A fixed wait after both sites'
