@@ -70,6 +70,8 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   private final HadoopRangeReader reader;
   private final RelayCounters counters;
   private final int dataFrameBytes;
+  /** The relay's limit on what it sends, shared by all its sessions. */
+  private final SendRateLimit limit;
   private final ExecutorService streams;
   private final Map<RelayAddress, java.util.concurrent.BlockingDeque<WriterLink>> idleLinks =
       new ConcurrentHashMap<>();
@@ -84,8 +86,10 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       RelayCounters counters,
       int dataFrameBytes,
       int parallelStreams,
+      SendRateLimit limit,
       ThreadFactory threads) {
     this.scope = requireNonNull(scope, "scope is null");
+    this.limit = requireNonNull(limit, "limit is null");
     this.connector = requireNonNull(connector, "connector is null");
     this.reader = requireNonNull(reader, "reader is null");
     this.counters = requireNonNull(counters, "counters is null");
@@ -174,7 +178,9 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
         crc.update(bytes.nioBuffer());
         RelayMessage frame = compress ? DataCompression.compress(bytes) : new Data(bytes);
         unsent.add(frame);
-        wireBytes.addAndGet(((ByteBufHolder) frame).content().readableBytes());
+        int frameBytes = ((ByteBufHolder) frame).content().readableBytes();
+        wireBytes.addAndGet(frameBytes);
+        limit.acquire(frameBytes);
         remaining -= size;
         if (remaining > 0) {
           link.connection.awaitWritable();

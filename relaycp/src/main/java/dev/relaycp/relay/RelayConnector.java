@@ -13,7 +13,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.traffic.GlobalTrafficShapingHandler;
 import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import java.util.concurrent.CompletableFuture;
@@ -47,50 +46,22 @@ public final class RelayConnector {
   private static final long HANDSHAKE_TIMEOUT_MILLIS =
       TimeUnit.SECONDS.toMillis(RelayKeys.HANDSHAKE_TIMEOUT_SECONDS.defaultValue() - 5);
 
-  /** How often the shared limit's counter starts a new measuring interval. */
-  private static final long LIMIT_INTERVAL_MILLIS = 100;
-
   private final EventLoopGroup group;
   private final TransferSecret secret;
-  /**
-   * The limit on what this connector's connections send, all of them together; null for none.
-   * Shared by the connectors {@code with...} derives from this one.
-   */
-  private final GlobalTrafficShapingHandler limit;
   private final long silenceTimeoutMillis;
   private final boolean tls;
 
   private RelayConnector(EventLoopGroup group, TransferSecret secret,
-      GlobalTrafficShapingHandler limit, long silenceTimeoutMillis, boolean tls) {
+      long silenceTimeoutMillis, boolean tls) {
     this.group = requireNonNull(group, "group is null");
     this.secret = requireNonNull(secret, "secret is null");
-    this.limit = limit;
     this.silenceTimeoutMillis = KeepAliveHandler.checkSilence(silenceTimeoutMillis);
     this.tls = tls;
   }
 
   /** A connector in TLS ({@link RelayTls}), the default; see {@link #withTls}. */
   public static RelayConnector of(EventLoopGroup group, TransferSecret secret) {
-    return new RelayConnector(group, secret, null,
-        RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS, true);
-  }
-
-  /**
-   * A connector whose connections send at most {@code bytesPerSecond} all together (0: no
-   * limit). One limit for them all, not one each: a reader relay opens a connection per chunk
-   * in flight to a writer (a writer answers a connection's chunks one after another), as many
-   * as the driver's window lets it, so a limit per connection would let a relay send a
-   * multiple of it. Its counter runs on {@code group} and ends with it.
-   */
-  public static RelayConnector limited(
-      EventLoopGroup group, TransferSecret secret, long bytesPerSecond) {
-    if (bytesPerSecond < 0) {
-      throw new IllegalArgumentException(
-          "bytesPerSecond must not be negative, got " + bytesPerSecond);
-    }
-    return new RelayConnector(group, secret, bytesPerSecond == 0 ? null
-            : new GlobalTrafficShapingHandler(group, bytesPerSecond, 0, LIMIT_INTERVAL_MILLIS),
-        RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS, true);
+    return new RelayConnector(group, secret, RelaySettings.DEFAULT_SILENCE_TIMEOUT_MILLIS, true);
   }
 
   /**
@@ -98,12 +69,12 @@ public final class RelayConnector {
    * keep-alive) for this long is taken for dead and its connection fails RELAY_UNREACHABLE.
    */
   public RelayConnector withSilenceTimeout(long millis) {
-    return new RelayConnector(group, secret, limit, millis, tls);
+    return new RelayConnector(group, secret, millis, tls);
   }
 
   /** This connector with TLS on or off, as the relays it reaches run. */
   public RelayConnector withTls(boolean on) {
-    return new RelayConnector(group, secret, limit, silenceTimeoutMillis, on);
+    return new RelayConnector(group, secret, silenceTimeoutMillis, on);
   }
 
   /** This connector with TLS as {@code configuration}'s {@code relaycp.relay.tls} says. */
@@ -207,9 +178,6 @@ public final class RelayConnector {
           @Override
           protected void initChannel(SocketChannel channel) {
             ChannelPipeline pipeline = channel.pipeline();
-            if (limit != null) {
-              pipeline.addLast(limit);
-            }
             pipeline.addFirst(KeepAliveHandler.idleStateHandler(silenceTimeoutMillis));
             if (tls) {
               RelayTls.get().addClient(channel);

@@ -66,8 +66,7 @@ public final class RelayServer implements AutoCloseable {
     }
     FileSystemOpener opener = FileSystemOpener.of(settings.configuration());
     opener.prepare();
-    RelayConnector connector = RelayConnector.limited(
-        eventLoops, settings.secret(), settings.bytesPerSecondLimit())
+    RelayConnector connector = RelayConnector.of(eventLoops, settings.secret())
         .withSilenceTimeout(settings.silenceTimeoutMillis())
         .withTls(settings.tls());
     ServerBootstrap bootstrap = new ServerBootstrap()

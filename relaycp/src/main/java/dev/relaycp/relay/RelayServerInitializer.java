@@ -24,6 +24,8 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
   private final ThreadFactory sessionThreads;
   private final RelayCounters counters;
   private final TransferScopes scopes;
+  /** What the relay's reader sessions may send, all together. */
+  private final SendRateLimit limit;
   /** Read once: the setting is looked up in the configuration, and connections are many. */
   private final boolean tls;
 
@@ -45,6 +47,7 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
     this.counters = requireNonNull(counters, "counters is null");
     this.scopes = requireNonNull(scopes, "scopes is null");
     this.tls = settings.tls();
+    this.limit = SendRateLimit.of(settings.bytesPerSecondLimit());
   }
 
   @Override
@@ -66,7 +69,7 @@ final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
         () -> new RelayRoleHandler(scopes,
             scope -> new ReaderSessionHandler(scope,
                 connector, reader, counters, settings.dataFrameBytes(),
-                settings.parallelStreams(), sessionThreads),
+                settings.parallelStreams(), limit, sessionThreads),
             scope -> new WriterSessionHandler(scope, writer, workers, counters)),
         counters,
         settings.authenticationTimeoutMillis()));

@@ -79,6 +79,56 @@ class ReaderSessionHandlerTest {
     driver.close();
   }
 
+  /**
+   * A reader opens a connection to the writer for each chunk in flight; its limit holds for
+   * them all together. Eight chunks of 128 KiB, ordered at once, through a reader limited to
+   * 256 KiB/s take about 3.5 s (the first frame goes at once); with a limit on each connection
+   * instead, the eight would go side by side in half a second.
+   */
+  @Test
+  void aReadersLimitHoldsForAllItsConnectionsTogether() throws Exception {
+    int chunks = 8;
+    int chunkBytes = 128 * 1024;
+    Configuration configuration = new Configuration();
+    try (RelayServer limited = RelayServer.start(RelaySettings.of("127.0.0.1", 0, secret,
+        configuration).withBytesPerSecondLimit(256 * 1024))) {
+      limited.allowLocalRoot(directory.toUri());
+      writer.allowLocalRoot(directory.toUri());
+      byte[] content = new byte[chunkBytes];
+      java.util.List<Path> sources = new java.util.ArrayList<>();
+      for (int index = 0; index < chunks; index++) {
+        java.util.Arrays.fill(content, (byte) index);
+        sources.add(Files.write(directory.resolve("source-" + index), content));
+      }
+      BlockingQueue<RelayMessage> answers = new LinkedBlockingQueue<>();
+      RelayConnection driver = RelayConnector.of(driverLoop, secret).connectWaiting(
+          RelayAddress.of("127.0.0.1", limited.localAddress().getPort()),
+          new Collecting(answers), 5, 100);
+      URI out = Files.createDirectories(directory.resolve("limited")).toUri();
+      driver.send(new RelayMessage.Transfer("relaycp-test", directory.toUri(), out,
+          new byte[0]));
+
+      long started = System.nanoTime();
+      for (int index = 0; index < chunks; index++) {
+        driver.send(new ChunkOrder(index, sources.get(index).toUri(), 0, chunkBytes,
+            "127.0.0.1:" + writer.localAddress().getPort(),
+            ChunkTarget.file(out.resolve("copy-" + index), (short) 1, 1 << 20)));
+      }
+      for (int index = 0; index < chunks; index++) {
+        assertThat(answers.poll(60, TimeUnit.SECONDS)).isInstanceOf(ChunkDone.class);
+      }
+      double seconds = (System.nanoTime() - started) / 1e9;
+      driver.close();
+
+      assertThat(seconds).as("seconds for 1 MiB through a reader limited to 256 KiB/s")
+          .isGreaterThanOrEqualTo(3.0);
+      for (int index = 0; index < chunks; index++) {
+        assertThat(directory.resolve("limited/copy-" + index))
+            .hasSameBinaryContentAs(sources.get(index));
+      }
+    }
+  }
+
   /** Whether {@code relay} has read {@code chunks} chunks within {@code seconds}. */
   private static boolean chunksReadWithin(RelayServer relay, long chunks, long seconds) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
-import dev.relaycp.fs.ChunkTarget;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -15,10 +12,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -143,57 +138,6 @@ class RelayConnectorTest {
             assertThat(e).hasMessageContaining("relaycp.relay.tls");
           });
     }
-  }
-
-  /**
-   * A reader relay opens a connection per chunk in flight, so its limit holds for all its
-   * connections together: here two connections, each sending 512 KiB, through a connector
-   * limited to 256 KiB/s take about 4 s, not the 2 s that a limit per connection would let
-   * them (the assertion leaves a second for the first interval's burst). The writer refuses
-   * the chunks' local targets once it has read them, which does not matter here.
-   */
-  @Test
-  void aLimitedConnectorsConnectionsShareOneLimit() throws Exception {
-    int frameBytes = 128 * 1024;
-    int frames = 4;
-    try (RelayServer writer =
-        RelayServer.start(RelaySettings.of("127.0.0.1", 0, secret, new Configuration()))) {
-      RelayConnector limited = RelayConnector.limited(loop, secret, 256 * 1024);
-      RelayAddress address = RelayAddress.of("127.0.0.1", writer.localAddress().getPort());
-      List<RelayConnection> connections = List.of(
-          limited.connectWaiting(address, ignoring(), 5, 100),
-          limited.connectWaiting(address, ignoring(), 5, 100));
-      long started = System.nanoTime();
-      List<ChannelFuture> lastWrites = new ArrayList<>();
-      for (int index = 0; index < connections.size(); index++) {
-        lastWrites.add(connections.get(index).sendTogether(chunk(index, frames, frameBytes)));
-      }
-      for (ChannelFuture written : lastWrites) {
-        assertThat(written.await(60, TimeUnit.SECONDS)).as("sent within 60 s").isTrue();
-        assertThat(written.isSuccess()).as(String.valueOf(written.cause())).isTrue();
-      }
-      double seconds = (System.nanoTime() - started) / 1e9;
-      connections.forEach(RelayConnection::close);
-
-      assertThat(seconds).as("seconds to send 1 MiB at 256 KiB/s over two connections")
-          .isGreaterThanOrEqualTo(3.0);
-    }
-  }
-
-  /** A chunk's messages as a reader relay sends them to a writer: order, data, end. */
-  private static List<RelayMessage> chunk(long chunkId, int frames, int frameBytes) {
-    URI root = URI.create("file:/tmp/relaycp-rate-limit-test/");
-    long length = (long) frames * frameBytes;
-    List<RelayMessage> messages = new ArrayList<>();
-    messages.add(new RelayMessage.Transfer("nobody", root, root, new byte[0]));
-    messages.add(new RelayMessage.WriteChunk(new RelayMessage.ChunkOrder(chunkId,
-        root.resolve("source"), 0, length, "127.0.0.1:1",
-        ChunkTarget.file(root.resolve("target-" + chunkId), (short) 1, 1 << 20))));
-    for (int frame = 0; frame < frames; frame++) {
-      messages.add(new RelayMessage.Data(Unpooled.wrappedBuffer(new byte[frameBytes])));
-    }
-    messages.add(new RelayMessage.EndOfChunk(chunkId, length));
-    return messages;
   }
 
   /**
