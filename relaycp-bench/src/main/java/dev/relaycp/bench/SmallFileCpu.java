@@ -140,7 +140,9 @@ final class SmallFileCpu {
           "--relays", relays.routes().stream().map(route -> route.reader().toString())
               .collect(Collectors.joining(",")),
           "--dst-relays", relays.routes().stream().map(Route::writer).map(Object::toString)
-              .collect(Collectors.joining(","))));
+              .collect(Collectors.joining(",")),
+          // Started here from this build, they get what relaycp's own relays get.
+          "-D", RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.key() + "=true"));
       settings.copySettings().forEach((key, value) -> command.addAll(List.of("-D",
           key + "=" + value)));
       long childrenBefore = reapedChildrenTicks();

@@ -1,5 +1,6 @@
 package dev.relaycp.cli;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.provision.LocalRelayProcesses;
@@ -173,14 +174,16 @@ public final class RelayOptions {
           secret.secret()));
       return RelaysForListing.of(tree -> {
         YarnRelays started = starting.withListing(tree.hostsByBytes());
-        return readers.isEmpty() ? started : started.with(StaticRelays.of(readers, writers));
+        return readers.isEmpty() ? started : started.with(StaticRelays.of(readers, writers)
+            .ofThisBuild(RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration)));
       }, starting::close);
     }
     if (localPairs.isPresent()) {
       return RelaysForListing.of(tree -> LocalRelayProcesses.start(
           localPairs.get().applyAsInt(tree), secret.file(), properties, List.of()));
     }
-    StaticRelays running = StaticRelays.of(running(relays), running(destinationRelays));
+    StaticRelays running = StaticRelays.of(running(relays), running(destinationRelays))
+        .ofThisBuild(RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration));
     return RelaysForListing.of(tree -> running);
   }
 

@@ -50,6 +50,13 @@ public final class RelayKeys {
    */
   public static final FlagSetting COPY_STORED_CHECKSUMS =
       new FlagSetting("relaycp.copy.stored-checksums", true);
+  /**
+   * Whether the running relays a copy is given (--relays, --dst-relays) run the driver's own
+   * build, so that its orders to them may carry what only this build reads (each file's times
+   * for its writer). Relays relaycp starts itself always do.
+   */
+  public static final FlagSetting COPY_RUNNING_RELAYS_SAME_BUILD =
+      new FlagSetting("relaycp.copy.running-relays-same-build", false);
   /** Seconds a route keeps trying a reader relay that refuses connections. */
   public static final WholeNumberSetting COPY_RELAY_WAIT_SECONDS =
       new WholeNumberSetting("relaycp.copy.relay-wait-seconds", 10, 0);

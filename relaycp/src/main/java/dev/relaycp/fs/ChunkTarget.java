@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where a writer relay puts one chunk on the destination.
@@ -18,9 +19,22 @@ import java.util.List;
  * @param favoredDatanodes the datanodes that should hold the written file's replicas, in order;
  *     a hint HDFS follows where it can (others fill in for a datanode that is full or gone) and
  *     other file systems ignore; empty for HDFS's own choice
+ * @param times the times a writer gives a {@link Kind#FILE} target once it is written, as its
+ *     source has them; empty to leave the times the destination gave it
  */
 public record ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumber,
-    short replication, long blockSize, List<DatanodeAddress> favoredDatanodes) {
+    short replication, long blockSize, List<DatanodeAddress> favoredDatanodes,
+    Optional<Times> times) {
+
+  /** A file's modification and access times, in milliseconds since the epoch. */
+  public record Times(long modificationTime, long accessTime) {
+    public Times {
+      if (modificationTime < 0 || accessTime < 0) {
+        throw new IllegalArgumentException("times must not be negative, got modification "
+            + modificationTime + " and access " + accessTime);
+      }
+    }
+  }
 
   /** How the chunk lands. */
   public enum Kind {
@@ -45,6 +59,17 @@ public record ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumb
     }
     requireNonNull(favoredDatanodes, "favoredDatanodes is null");
     favoredDatanodes = List.copyOf(favoredDatanodes);
+    requireNonNull(times, "times is null");
+    if (kind == Kind.PART && times.isPresent()) {
+      throw new IllegalArgumentException("a part has no times of its own; give them to the file");
+    }
+  }
+
+  /** A target whose writer leaves the times the destination gives it. */
+  public ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumber,
+      short replication, long blockSize, List<DatanodeAddress> favoredDatanodes) {
+    this(kind, path, uploadHandle, partNumber, replication, blockSize, favoredDatanodes,
+        Optional.empty());
   }
 
   public static ChunkTarget file(URI path, short replication, long blockSize) {
@@ -59,7 +84,14 @@ public record ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumb
 
   /** This target, with its replicas asked of {@code datanodes}. */
   public ChunkTarget favoring(List<DatanodeAddress> datanodes) {
-    return new ChunkTarget(kind, path, uploadHandle, partNumber, replication, blockSize, datanodes);
+    return new ChunkTarget(kind, path, uploadHandle, partNumber, replication, blockSize, datanodes,
+        times);
+  }
+
+  /** This file target, to be given {@code fileTimes} once written. */
+  public ChunkTarget withTimes(Times fileTimes) {
+    return new ChunkTarget(kind, path, uploadHandle, partNumber, replication, blockSize,
+        favoredDatanodes, Optional.of(requireNonNull(fileTimes, "fileTimes is null")));
   }
 
   @Override
@@ -76,7 +108,8 @@ public record ChunkTarget(Kind kind, URI path, byte[] uploadHandle, int partNumb
         && partNumber == that.partNumber
         && replication == that.replication
         && blockSize == that.blockSize
-        && favoredDatanodes.equals(that.favoredDatanodes);
+        && favoredDatanodes.equals(that.favoredDatanodes)
+        && times.equals(that.times);
   }
 
   @Override

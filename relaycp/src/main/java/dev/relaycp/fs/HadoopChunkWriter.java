@@ -87,6 +87,16 @@ public final class HadoopChunkWriter {
         opener.open(target.path()).getFileChecksum(new Path(target.path())));
   }
 
+  /** Gives the file {@code target} names the times {@code target} carries, if any. */
+  public void setTimes(ChunkTarget target) throws IOException {
+    requireNonNull(target, "target is null");
+    if (target.times().isPresent()) {
+      ChunkTarget.Times times = target.times().get();
+      opener.open(target.path()).setTimes(new Path(target.path()), times.modificationTime(),
+          times.accessTime());
+    }
+  }
+
   /**
    * Closes {@code out} after {@code failure}, keeping a different failure of the close as
    * suppressed. HDFS's output stream throws the very exception that failed a write again from

@@ -181,6 +181,12 @@ public final class LocalRelayProcesses implements RelayProvisioner {
     return "local";
   }
 
+  /** Every relay here runs from this process's own class path. */
+  @Override
+  public boolean runsThisBuild(Route route) {
+    return true;
+  }
+
   @Override
   public Map<String, Integer> relaysStarted() {
     return Map.of("src", routes.size(), "dst", routes.size());

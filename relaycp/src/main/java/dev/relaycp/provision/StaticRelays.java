@@ -16,9 +16,11 @@ import java.util.List;
  */
 public final class StaticRelays implements RelayProvisioner {
   private final List<Route> routes;
+  private final boolean thisBuild;
 
-  private StaticRelays(List<Route> routes) {
+  private StaticRelays(List<Route> routes, boolean thisBuild) {
     this.routes = List.copyOf(routes);
+    this.thisBuild = thisBuild;
   }
 
   public static StaticRelays of(List<RelayAddress> sourceSite, List<RelayAddress> destinationSite) {
@@ -36,7 +38,20 @@ public final class StaticRelays implements RelayProvisioner {
       routes.add(new Route(index, sourceSite.get(index % sourceSite.size()),
           writers.get(index % writers.size())));
     }
-    return new StaticRelays(routes);
+    return new StaticRelays(routes, false);
+  }
+
+  /**
+   * These relays, known to run the driver's build where {@code thisBuild}
+   * ({@code relaycp.copy.running-relays-same-build}); by default they may run another.
+   */
+  public StaticRelays ofThisBuild(boolean thisBuild) {
+    return new StaticRelays(routes, thisBuild);
+  }
+
+  @Override
+  public boolean runsThisBuild(Route route) {
+    return thisBuild;
   }
 
   @Override

@@ -100,6 +100,8 @@ public final class YarnRelays implements RelayProvisioner {
   private final Map<RelayAddress, Integer> routesPerRelay = new HashMap<>();
   /** The relays routes use, by site and container (two clusters may number alike). */
   private final Map<String, RelayAddress> routed = new HashMap<>();
+  /** Whether the running relays {@link #with} added run this driver's build. */
+  private boolean runningRelaysOfThisBuild;
   private final Map<YarnSite, Long> replacementsAskedAt = new HashMap<>();
   private final Map<YarnSite, Integer> replacements = new HashMap<>();
   private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
@@ -451,6 +453,7 @@ public final class YarnRelays implements RelayProvisioner {
     for (Route route : running.routes()) {
       addRoute(route.reader(), route.writer());
     }
+    runningRelaysOfThisBuild = running.routes().stream().allMatch(running::runsThisBuild);
     return this;
   }
 
@@ -645,6 +648,17 @@ public final class YarnRelays implements RelayProvisioner {
   @Override
   public String provisioner() {
     return "yarn";
+  }
+
+  /**
+   * Whether both relays of {@code route} are containers of this copy, which run the jar the
+   * driver localized (its own, unless {@code relaycp.yarn.jar} names another); relays that ran
+   * beside them before the copy may be of another build, unless {@link #with} was told.
+   */
+  @Override
+  public synchronized boolean runsThisBuild(Route route) {
+    return (routed.containsValue(route.reader()) && routed.containsValue(route.writer()))
+        || runningRelaysOfThisBuild;
   }
 
   @Override

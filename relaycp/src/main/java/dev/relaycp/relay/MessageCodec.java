@@ -42,10 +42,13 @@ import java.util.OptionalInt;
  * | chunkId | source | offset | length | writer  | kind | target | upload handle  | part | repl. | block |
  * | int64   | utf    | int64  | int64  | utf     | int8 | utf    | int32 + bytes  | int32| int16 | int64 |
  * +---------+--------+--------+--------+---------+------+--------+----------------+------+-------+-------+
- * +-----------------+---------------------------------------------+
- * | favored count n | n favored datanodes, host:transferPort      |
- * | int16           | utf each                                    |
- * +-----------------+---------------------------------------------+
+ * +-----------------+----------------------------------------+-------------------------+
+ * | favored count n | n favored datanodes, host:transferPort | times (optional)        |
+ * | int16           | utf each                               | int64 mtime, int64 atime|
+ * +-----------------+----------------------------------------+-------------------------+
+ *             times: only where the order asks the writer to give a FILE target its source's
+ *             times; a relay older than them rejects such an order as malformed, so a driver
+ *             sends them only to relays of its own build (see RouteSource#runsThisBuild)
  * END_OF_CHUNK: chunkId int64, length int64
  * CHUNK_WRITTEN: chunkId int64, part handle, then, where the transfer asked for it and the
  *             destination gave one, the stored checksum
@@ -247,9 +250,13 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     for (DatanodeAddress datanode : target.favoredDatanodes()) {
       output.writeUTF(datanode.toString());
     }
+    if (target.times().isPresent()) {
+      output.writeLong(target.times().get().modificationTime());
+      output.writeLong(target.times().get().accessTime());
+    }
   }
 
-  private static ChunkOrder readOrder(DataInput input) throws IOException {
+  private static ChunkOrder readOrder(ByteBufInputStream input) throws IOException {
     long chunkId = input.readLong();
     URI source = URI.create(input.readUTF());
     long offset = input.readLong();
@@ -269,8 +276,11 @@ public final class MessageCodec extends MessageToMessageCodec<Frame, RelayMessag
     for (int index = 0; index < favoredCount; index++) {
       favored.add(DatanodeAddress.parse(input.readUTF()));
     }
+    Optional<ChunkTarget.Times> times = input.available() > 0
+        ? Optional.of(new ChunkTarget.Times(input.readLong(), input.readLong()))
+        : Optional.empty();
     ChunkTarget target = new ChunkTarget(ChunkTarget.Kind.values()[kind], path, uploadHandle,
-        partNumber, replication, blockSize, favored);
+        partNumber, replication, blockSize, favored, times);
     return new ChunkOrder(chunkId, source, offset, length, writer, target);
   }
 

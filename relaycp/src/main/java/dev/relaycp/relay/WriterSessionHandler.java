@@ -173,7 +173,10 @@ final class WriterSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       counters.chunkWritten(order.length());
       LOG.debug("Chunk {}: {} bytes written to {} in {} ms", order.chunkId(), order.length(),
           order.target().path(), (System.nanoTime() - started) / 1_000_000);
-      channel.writeAndFlush(new ChunkWritten(order.chunkId(), partHandle, storedChecksum(order)));
+      Optional<StoredChecksum> checksum = storedChecksum(order);
+      // After the checksum: reading a file may move its access time on.
+      giveTimes(order);
+      channel.writeAndFlush(new ChunkWritten(order.chunkId(), partHandle, checksum));
       return true;
     } catch (IOException | RelayCpException | IllegalArgumentException e) {
       ChunkStreamException streamFailure = bytes.failure();
@@ -219,6 +222,26 @@ final class WriterSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     } catch (IOException | RuntimeException e) {
       LOG.debug("No checksum of {} for its driver: {}", order.target().path(), e.toString());
       return Optional.empty();
+    }
+  }
+
+  /**
+   * Gives a file the times its order carries, its source's: set here, inside the destination's
+   * site, the driver need not set them across the WAN when it commits the file (it sets them
+   * where the staged file's listing shows other times). A failure does not fail the chunk: the
+   * driver then sets them, or reports them not kept.
+   */
+  private void giveTimes(ChunkOrder order) {
+    if (order.target().times().isEmpty()) {
+      return;
+    }
+    try {
+      scope.asCaller(() -> {
+        writer.setTimes(order.target());
+        return null;
+      });
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Times of {} left to the driver: {}", order.target().path(), e.toString());
     }
   }
 

@@ -867,6 +867,12 @@ public final class CopyDriver {
       if (chunk.wholeFile()) {
         target = ChunkTarget.file(staging.wholeFile(chunk.fileIndex(), send), replication,
             blockSize);
+        // The writer gives the file its times inside the destination's site, sparing the
+        // commit a call across the WAN for it; only relays of this build read them.
+        if (settings.sync().keeps(PreservedAttribute.TIMES) && routeSource.runsThisBuild(route)) {
+          target = target.withTimes(new ChunkTarget.Times(file.attributes().modificationTime(),
+              file.attributes().accessTime()));
+        }
       } else if (concatParts) {
         target = ChunkTarget.file(staging.partFile(chunk.fileIndex(), partNumber(chunk, send)),
             replication, blockSize);

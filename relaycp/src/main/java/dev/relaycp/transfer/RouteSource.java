@@ -40,12 +40,30 @@ public interface RouteSource extends AutoCloseable {
    */
   default void awaitBackgroundWork() {}
 
+  /**
+   * Whether both relays of {@code route} run this driver's build, started by this source from
+   * the driver's own jar: only they read what this build's orders may carry beyond older ones
+   * (a file's times for its writer). False where a relay may be of another build, such as one
+   * started by hand.
+   */
+  default boolean runsThisBuild(Route route) {
+    return false;
+  }
+
   /** Releases every relay this source started; safe to call more than once. */
   @Override
   void close();
 
   /** Routes over relays that already run, which nobody starts or stops for this copy. */
   static RouteSource fixed(List<Route> routes) {
+    return fixed(routes, false);
+  }
+
+  /**
+   * Routes over relays that already run, as {@link #fixed(List)}, known to run this driver's
+   * build where {@code thisBuild} (relays in the driver's own process).
+   */
+  static RouteSource fixed(List<Route> routes, boolean thisBuild) {
     List<Route> copy = List.copyOf(routes);
     return new RouteSource() {
       @Override
@@ -56,6 +74,11 @@ public interface RouteSource extends AutoCloseable {
       @Override
       public String provisioner() {
         return "static";
+      }
+
+      @Override
+      public boolean runsThisBuild(Route route) {
+        return thisBuild;
       }
 
       @Override

@@ -91,6 +91,11 @@ final class StartingRelays implements RouteSource {
   }
 
   @Override
+  public boolean runsThisBuild(Route route) {
+    return relays().runsThisBuild(route);
+  }
+
+  @Override
   public Map<String, Integer> relaysStarted() {
     return relays().relaysStarted();
   }

@@ -139,6 +139,47 @@ class MessageCodecTest {
   }
 
   @Test
+  void chunkOrderWithTimesRoundTripsAndEndsInThem() {
+    ChunkOrder order = order(FILE_TARGET.withTimes(
+        new ChunkTarget.Times(1_600_000_000_000L, 1_600_000_600_000L)));
+
+    ChunkOrder decoded = roundTrip(order);
+    byte[] without = encode(order(FILE_TARGET));
+    byte[] with = encode(order);
+
+    assertThat(decoded).isEqualTo(order);
+    assertThat(decoded.target().times()).contains(
+        new ChunkTarget.Times(1_600_000_000_000L, 1_600_000_600_000L));
+    assertThat(with.length - without.length).as("two int64 after the favored datanodes")
+        .isEqualTo(16);
+  }
+
+  @Test
+  void anOrderThatEndsAfterItsFavoredDatanodesHasNoTimes() throws IOException {
+    byte[] payload = payload(output -> {
+      output.writeLong(1L);
+      output.writeUTF("hdfs://src/f");
+      output.writeLong(0L);
+      output.writeLong(10L);
+      output.writeUTF("writer:7070");
+      output.writeByte(ChunkTarget.Kind.FILE.ordinal());
+      output.writeUTF("hdfs://dst/staging/f");
+      output.writeInt(0);
+      output.writeInt(0);
+      output.writeShort(3);
+      output.writeLong(1L << 20);
+      output.writeShort(0);
+    });
+    EmbeddedChannel receiver = newChannel();
+
+    assertThat(receiver.writeInbound(
+        Unpooled.wrappedBuffer(encodeFrame(FrameType.SEND_CHUNK, payload)))).isTrue();
+    ChunkOrder decoded = receiver.readInbound();
+
+    assertThat(decoded.target().times()).isEmpty();
+  }
+
+  @Test
   void aFavoredDatanodeWithoutItsPortIsRejected() throws IOException {
     byte[] payload = payload(output -> {
       output.writeLong(1L);

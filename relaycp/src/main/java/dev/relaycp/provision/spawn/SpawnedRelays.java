@@ -530,6 +530,15 @@ public final class SpawnedRelays implements RelayProvisioner {
         + request.spawner().backend();
   }
 
+  /**
+   * A spawned host's relay runs what its spawn command started, which may be another build;
+   * the base's routes are as the base says.
+   */
+  @Override
+  public boolean runsThisBuild(Route route) {
+    return base.map(source -> source.runsThisBuild(route)).orElse(false);
+  }
+
   @Override
   public Map<String, Integer> relaysStarted() {
     Map<String, Integer> started = new LinkedHashMap<>(
