@@ -51,6 +51,13 @@ public final class RelayKeys {
   public static final FlagSetting COPY_STORED_CHECKSUMS =
       new FlagSetting("relaycp.copy.stored-checksums", true);
   /**
+   * Whether writer relays of the driver's build give each file they write whole its source's
+   * times, so that the commit need not set them from the driver, across the WAN, for every
+   * file.
+   */
+  public static final FlagSetting COPY_WRITER_TIMES =
+      new FlagSetting("relaycp.copy.writer-times", true);
+  /**
    * Whether the running relays a copy is given (--relays, --dst-relays) run the driver's own
    * build, so that its orders to them may carry what only this build reads (each file's times
    * for its writer). Relays relaycp starts itself always do.

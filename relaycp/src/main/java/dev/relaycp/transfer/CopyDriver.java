@@ -238,7 +238,8 @@ public final class CopyDriver {
           staging.root().toUri(), caller.tokenBytes(), settings.compress(),
           RelayKeys.COPY_STORED_CHECKSUMS.from(opener.configuration()));
       run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
-          started, journal, transfer, new ChecksumVerifier(source, destination));
+          started, journal, transfer, new ChecksumVerifier(source, destination),
+          RelayKeys.COPY_WRITER_TIMES.from(opener.configuration()));
       CopyJournal ending = journal;
       Run ended = run;
       onSignal.endWith(() -> {
@@ -601,6 +602,8 @@ public final class CopyDriver {
     private final AtomicInteger chunksResent = new AtomicInteger();
     private final AtomicInteger routesDropped = new AtomicInteger();
     private final RouteSource routeSource;
+    /** Whether writer relays of this build give the files they write whole their times. */
+    private final boolean writerTimes;
     /** Per route, in the order routes joined (guarded by itself); each chunk out, its route's. */
     private final Map<Route, RouteCounters> routeCounters = new LinkedHashMap<>();
     private final Map<Integer, RouteCounters> chunkRoutes = new ConcurrentHashMap<>();
@@ -624,8 +627,10 @@ public final class CopyDriver {
 
     Run(CopySettings settings, SourceTree tree, List<Chunk> chunks, StagingArea staging,
         FileSystem destination, TransferProgress.Listener progress, RouteSource routeSource,
-        long started, CopyJournal journal, Transfer transfer, ChecksumVerifier verifier) {
+        long started, CopyJournal journal, Transfer transfer, ChecksumVerifier verifier,
+        boolean writerTimes) {
       this.settings = settings;
+      this.writerTimes = writerTimes;
       this.transfer = transfer;
       this.started = started;
       this.tree = tree;
@@ -869,7 +874,8 @@ public final class CopyDriver {
             blockSize);
         // The writer gives the file its times inside the destination's site, sparing the
         // commit a call across the WAN for it; only relays of this build read them.
-        if (settings.sync().keeps(PreservedAttribute.TIMES) && routeSource.runsThisBuild(route)) {
+        if (writerTimes && settings.sync().keeps(PreservedAttribute.TIMES)
+            && routeSource.runsThisBuild(route)) {
           target = target.withTimes(new ChunkTarget.Times(file.attributes().modificationTime(),
               file.attributes().accessTime()));
         }

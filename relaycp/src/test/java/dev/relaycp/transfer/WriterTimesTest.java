@@ -2,9 +2,12 @@ package dev.relaycp.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.relaycp.config.RelayKeys;
+import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.testkit.DemoDataset;
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -52,7 +55,11 @@ class WriterTimesTest {
   }
 
   private CopyReport copy(String target, boolean relaysOfThisBuild) {
-    return new CopyDriver(fixture.opener()).copy(
+    return copy(fixture.opener(), target, relaysOfThisBuild);
+  }
+
+  private CopyReport copy(FileSystemOpener opener, String target, boolean relaysOfThisBuild) {
+    return new CopyDriver(opener).copy(
         CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri(target), false),
         tree -> RouteSource.fixed(fixture.routes(), relaysOfThisBuild), fixture.secret(),
         TransferProgress.Listener.NONE);
@@ -86,6 +93,22 @@ class WriterTimesTest {
 
     assertThat(report.allVerified()).isTrue();
     assertSourceTimes("/copy-static");
+    assertThat(TimesCountingFileSystem.paths("relays")).isEmpty();
+    assertThat(TimesCountingFileSystem.paths("driver").stream()
+            .filter(path -> !destinationDirectory(path)).count())
+        .as("every file").isEqualTo(files.size());
+  }
+
+  @Test
+  void withWriterTimesOffTheDriverSetsEveryFilesAlsoThroughRelaysOfThisBuild()
+      throws IOException {
+    Configuration off = TimesCountingFileSystem.configuration("driver");
+    off.setBoolean(RelayKeys.COPY_WRITER_TIMES.key(), false);
+
+    CopyReport report = copy(FileSystemOpener.of(off), "/copy-off", true);
+
+    assertThat(report.allVerified()).isTrue();
+    assertSourceTimes("/copy-off");
     assertThat(TimesCountingFileSystem.paths("relays")).isEmpty();
     assertThat(TimesCountingFileSystem.paths("driver").stream()
             .filter(path -> !destinationDirectory(path)).count())
