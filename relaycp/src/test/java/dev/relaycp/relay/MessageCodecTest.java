@@ -111,6 +111,21 @@ class MessageCodecTest {
     return bytes.toByteArray();
   }
 
+  /** A file order's payload by hand, as the codec's drawing has it, up to its block size. */
+  private static void writeOrderUpToBlockSize(DataOutputStream output) throws IOException {
+    output.writeLong(1L);
+    output.writeUTF("hdfs://src/f");
+    output.writeLong(0L);
+    output.writeLong(10L);
+    output.writeUTF("writer:7070");
+    output.writeByte(ChunkTarget.Kind.FILE.ordinal());
+    output.writeUTF("hdfs://dst/staging/f");
+    output.writeInt(0);
+    output.writeInt(0);
+    output.writeShort(3);
+    output.writeLong(1L << 20);
+  }
+
   private interface IoAction {
     void write(DataOutputStream output) throws IOException;
   }
@@ -157,17 +172,7 @@ class MessageCodecTest {
   @Test
   void anOrderThatEndsAfterItsFavoredDatanodesHasNoTimes() throws IOException {
     byte[] payload = payload(output -> {
-      output.writeLong(1L);
-      output.writeUTF("hdfs://src/f");
-      output.writeLong(0L);
-      output.writeLong(10L);
-      output.writeUTF("writer:7070");
-      output.writeByte(ChunkTarget.Kind.FILE.ordinal());
-      output.writeUTF("hdfs://dst/staging/f");
-      output.writeInt(0);
-      output.writeInt(0);
-      output.writeShort(3);
-      output.writeLong(1L << 20);
+      writeOrderUpToBlockSize(output);
       output.writeShort(0);
     });
     EmbeddedChannel receiver = newChannel();
@@ -182,17 +187,7 @@ class MessageCodecTest {
   @Test
   void aFavoredDatanodeWithoutItsPortIsRejected() throws IOException {
     byte[] payload = payload(output -> {
-      output.writeLong(1L);
-      output.writeUTF("hdfs://src/f");
-      output.writeLong(0L);
-      output.writeLong(10L);
-      output.writeUTF("writer:7070");
-      output.writeByte(ChunkTarget.Kind.FILE.ordinal());
-      output.writeUTF("hdfs://dst/staging/f");
-      output.writeInt(0);
-      output.writeInt(0);
-      output.writeShort(3);
-      output.writeLong(1L << 20);
+      writeOrderUpToBlockSize(output);
       output.writeShort(1);
       output.writeUTF("10.0.1.13");
     });

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A copy is checked against the CRC32C of the source's bytes as the reader relays read them:
  * the source's datanodes are not asked for checksums a second time, and a copy whose bytes
  * differ from what was read does not verify. Every client here, the relays' too, is
- * {@link ChecksumCountingFileSystem}, which counts the checksums asked of each cluster.
+ * {@link CallCountingFileSystem}, which counts the checksums asked of each cluster.
  */
 class SourceCrcVerificationTest {
   static final long BLOCK = 256 * 1024;
@@ -32,19 +32,19 @@ class SourceCrcVerificationTest {
 
   private static Configuration counting() {
     Configuration counting = new Configuration();
-    counting.setClass("fs.hdfs.impl", ChecksumCountingFileSystem.class, FileSystem.class);
+    counting.setClass("fs.hdfs.impl", CallCountingFileSystem.class, FileSystem.class);
     return counting;
   }
 
   @BeforeAll
   static void writeData() throws IOException {
-    assertThat(fixture.source()).isInstanceOf(ChecksumCountingFileSystem.class);
+    assertThat(fixture.source()).isInstanceOf(CallCountingFileSystem.class);
     files = DemoDataset.write(fixture.source(), new Path("/data"), BLOCK, 4, 3, 7);
   }
 
   @BeforeEach
   void resetCounts() {
-    ChecksumCountingFileSystem.reset();
+    CallCountingFileSystem.reset();
   }
 
   @Test
@@ -52,9 +52,9 @@ class SourceCrcVerificationTest {
     CopyReport report = new CopyDriver(fixture.opener()).copy(
         CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/copy"), false),
         fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
-    int sourceCalls = ChecksumCountingFileSystem.calls(fixture.source().getUri().getAuthority());
+    int sourceCalls = CallCountingFileSystem.checksums(fixture.source().getUri().getAuthority());
     int destinationCalls =
-        ChecksumCountingFileSystem.calls(fixture.destination().getUri().getAuthority());
+        CallCountingFileSystem.checksums(fixture.destination().getUri().getAuthority());
 
     assertThat(report.allVerified()).isTrue();
     assertThat(report.chunks()).as("the multi-block file goes in several chunks")
@@ -97,6 +97,6 @@ class SourceCrcVerificationTest {
     assertThat(wrong.verified()).isFalse();
     assertThat(right.verified()).isTrue();
     assertThat(right.algorithm()).isEqualTo("COMPOSITE-CRC32C");
-    assertThat(ChecksumCountingFileSystem.calls(fixture.source().getUri().getAuthority())).isZero();
+    assertThat(CallCountingFileSystem.checksums(fixture.source().getUri().getAuthority())).isZero();
   }
 }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * that the driver, which runs on one site and may be a WAN away from the other, asks the
  * destination only about files no writer wrote whole (those staged in parts, empty ones). The
  * driver's and the relays' clients count their checksum calls apart
- * ({@link ChecksumCountingFileSystem}); another pair of relays misreports every staged file's
+ * ({@link CallCountingFileSystem}); another pair of relays misreports every staged file's
  * checksum ({@link MisreportingChecksumFileSystem}), which the driver must take as a mismatch.
  */
 class StoredChecksumVerificationTest {
@@ -32,8 +32,8 @@ class StoredChecksumVerificationTest {
 
   @RegisterExtension
   static final ClustersWithRelays fixture = ClustersWithRelays.of(1, BLOCK, 1,
-      ChecksumCountingFileSystem.configuration("driver"),
-      ChecksumCountingFileSystem.configuration("relays"));
+      CallCountingFileSystem.configuration("driver"),
+      CallCountingFileSystem.configuration("relays"));
 
   static RelayFixture misreportingRelays;
   static FileSystem source;
@@ -60,7 +60,7 @@ class StoredChecksumVerificationTest {
 
   @BeforeEach
   void resetCounts() {
-    ChecksumCountingFileSystem.reset();
+    CallCountingFileSystem.reset();
   }
 
   @Test
@@ -69,8 +69,8 @@ class StoredChecksumVerificationTest {
         CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/copy"), false),
         fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
     String destinationCluster = destination.getUri().getAuthority();
-    int driverCalls = ChecksumCountingFileSystem.calls("driver", destinationCluster);
-    int relayCalls = ChecksumCountingFileSystem.calls("relays", destinationCluster);
+    int driverCalls = CallCountingFileSystem.checksums("driver", destinationCluster);
+    int relayCalls = CallCountingFileSystem.checksums("relays", destinationCluster);
 
     assertThat(report.allVerified()).isTrue();
     assertThat(report.verification()).hasSize(files.size());
@@ -90,7 +90,7 @@ class StoredChecksumVerificationTest {
 
   @Test
   void withStoredChecksumsOffTheDriverAsksTheDestinationAboutEveryFile() throws IOException {
-    Configuration off = ChecksumCountingFileSystem.configuration("driver");
+    Configuration off = CallCountingFileSystem.configuration("driver");
     off.setBoolean(RelayKeys.COPY_STORED_CHECKSUMS.key(), false);
 
     CopyReport report = new CopyDriver(FileSystemOpener.of(off)).copy(
@@ -98,7 +98,7 @@ class StoredChecksumVerificationTest {
         fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
 
     assertThat(report.allVerified()).isTrue();
-    assertThat(ChecksumCountingFileSystem.calls("driver", destination.getUri().getAuthority()))
+    assertThat(CallCountingFileSystem.checksums("driver", destination.getUri().getAuthority()))
         .as("the checksum probe and every file").isEqualTo(1 + files.size());
   }
 
@@ -114,7 +114,7 @@ class StoredChecksumVerificationTest {
     assertThat(failure).as("the copy fails").isNotNull();
     assertThat(failure.code()).isEqualTo(ErrorCode.VERIFICATION_FAILED);
     assertThat(destination.exists(new Path("/misreported"))).as("nothing committed").isFalse();
-    assertThat(ChecksumCountingFileSystem.calls("driver", destination.getUri().getAuthority()))
+    assertThat(CallCountingFileSystem.checksums("driver", destination.getUri().getAuthority()))
         .as("the driver did not ask about the files the writer reported on")
         .isLessThanOrEqualTo(1 + 2);
   }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * inside the destination's site, and the commit does not set them again across the WAN; relays
  * that may be of another build (started by hand) get orders without times, and the driver sets
  * every file's. Driver and relays record the paths they set times on apart
- * ({@link TimesCountingFileSystem}).
+ * ({@link CallCountingFileSystem}).
  */
 class WriterTimesTest {
   static final long BLOCK = 256 * 1024;
@@ -31,8 +31,8 @@ class WriterTimesTest {
 
   @RegisterExtension
   static final ClustersWithRelays fixture = ClustersWithRelays.of(1, BLOCK, 1,
-      TimesCountingFileSystem.configuration("driver"),
-      TimesCountingFileSystem.configuration("relays"));
+      CallCountingFileSystem.configuration("driver"),
+      CallCountingFileSystem.configuration("relays"));
 
   static FileSystem source;
   static FileSystem destination;
@@ -51,7 +51,7 @@ class WriterTimesTest {
     for (String file : files) {
       source.setTimes(new Path("/data", file), MODIFIED, ACCESSED);
     }
-    TimesCountingFileSystem.reset();
+    CallCountingFileSystem.reset();
   }
 
   private CopyReport copy(String target, boolean relaysOfThisBuild) {
@@ -75,8 +75,8 @@ class WriterTimesTest {
     List<String> whole = files.stream()
         .filter(file -> !file.equals(DemoDataset.MULTI_BLOCK) && !file.equals(DemoDataset.EMPTY))
         .toList();
-    List<String> byRelays = TimesCountingFileSystem.paths("relays");
-    List<String> byDriver = TimesCountingFileSystem.paths("driver");
+    List<String> byRelays = CallCountingFileSystem.timesSet("relays");
+    List<String> byDriver = CallCountingFileSystem.timesSet("driver");
     assertThat(byRelays).as("one staged file for each file written whole")
         .hasSize(whole.size());
     assertThat(byDriver).as("the driver set times on no staged file a relay had")
@@ -93,8 +93,8 @@ class WriterTimesTest {
 
     assertThat(report.allVerified()).isTrue();
     assertSourceTimes("/copy-static");
-    assertThat(TimesCountingFileSystem.paths("relays")).isEmpty();
-    assertThat(TimesCountingFileSystem.paths("driver").stream()
+    assertThat(CallCountingFileSystem.timesSet("relays")).isEmpty();
+    assertThat(CallCountingFileSystem.timesSet("driver").stream()
             .filter(path -> !destinationDirectory(path)).count())
         .as("every file").isEqualTo(files.size());
   }
@@ -102,15 +102,15 @@ class WriterTimesTest {
   @Test
   void withWriterTimesOffTheDriverSetsEveryFilesAlsoThroughRelaysOfThisBuild()
       throws IOException {
-    Configuration off = TimesCountingFileSystem.configuration("driver");
+    Configuration off = CallCountingFileSystem.configuration("driver");
     off.setBoolean(RelayKeys.COPY_WRITER_TIMES.key(), false);
 
     CopyReport report = copy(FileSystemOpener.of(off), "/copy-off", true);
 
     assertThat(report.allVerified()).isTrue();
     assertSourceTimes("/copy-off");
-    assertThat(TimesCountingFileSystem.paths("relays")).isEmpty();
-    assertThat(TimesCountingFileSystem.paths("driver").stream()
+    assertThat(CallCountingFileSystem.timesSet("relays")).isEmpty();
+    assertThat(CallCountingFileSystem.timesSet("driver").stream()
             .filter(path -> !destinationDirectory(path)).count())
         .as("every file").isEqualTo(files.size());
   }
