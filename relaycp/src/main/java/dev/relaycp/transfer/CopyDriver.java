@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -602,8 +603,14 @@ public final class CopyDriver {
     private final AtomicInteger chunksResent = new AtomicInteger();
     private final AtomicInteger routesDropped = new AtomicInteger();
     private final RouteSource routeSource;
-    /** Whether writer relays of this build give the files they write whole their times. */
-    private final boolean writerTimes;
+    /** Whether this copy asks writer relays of this build to give files their times. */
+    private final boolean timesToWriters;
+    /**
+     * The routes whose writers give the files they write whole their times, decided as each
+     * joins: asking the route source on every order would take its lock, which a YARN source
+     * holds while it reads its relays' announcements.
+     */
+    private final Set<Route> writersGivingTimes = ConcurrentHashMap.newKeySet();
     /** Per route, in the order routes joined (guarded by itself); each chunk out, its route's. */
     private final Map<Route, RouteCounters> routeCounters = new LinkedHashMap<>();
     private final Map<Integer, RouteCounters> chunkRoutes = new ConcurrentHashMap<>();
@@ -630,7 +637,7 @@ public final class CopyDriver {
         long started, CopyJournal journal, Transfer transfer, ChecksumVerifier verifier,
         boolean writerTimes) {
       this.settings = settings;
-      this.writerTimes = writerTimes;
+      this.timesToWriters = writerTimes && settings.sync().keeps(PreservedAttribute.TIMES);
       this.transfer = transfer;
       this.started = started;
       this.tree = tree;
@@ -764,6 +771,9 @@ public final class CopyDriver {
         routeCounters.put(route, new RouteCounters(route, System::nanoTime, started));
       }
       readerHosts.put(route, HostAddresses.normalize(route.reader().host()));
+      if (timesToWriters && routeSource.runsThisBuild(route)) {
+        writersGivingTimes.add(route);
+      }
       LOG.info("{} joined the copy", route);
       report("copying");
       return true;
@@ -874,8 +884,7 @@ public final class CopyDriver {
             blockSize);
         // The writer gives the file its times inside the destination's site, sparing the
         // commit a call across the WAN for it; only relays of this build read them.
-        if (writerTimes && settings.sync().keeps(PreservedAttribute.TIMES)
-            && routeSource.runsThisBuild(route)) {
+        if (writersGivingTimes.contains(route)) {
           target = target.withTimes(new ChunkTarget.Times(file.attributes().modificationTime(),
               file.attributes().accessTime()));
         }
