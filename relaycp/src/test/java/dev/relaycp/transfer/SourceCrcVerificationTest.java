@@ -7,9 +7,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.zip.CRC32C;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,15 +24,10 @@ class SourceCrcVerificationTest {
   static final long BLOCK = 256 * 1024;
 
   @RegisterExtension
-  static final ClustersWithRelays fixture = ClustersWithRelays.of(1, BLOCK, 1, counting());
+  static final ClustersWithRelays fixture = ClustersWithRelays.of(1, BLOCK, 1,
+      CallCountingFileSystem.configuration("driver and relays"));
 
   static List<String> files;
-
-  private static Configuration counting() {
-    Configuration counting = new Configuration();
-    counting.setClass("fs.hdfs.impl", CallCountingFileSystem.class, FileSystem.class);
-    return counting;
-  }
 
   @BeforeAll
   static void writeData() throws IOException {
