@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.provision.LocalRelayProcesses;
+import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.ChecksumVerifier;
 import dev.relaycp.transfer.CopyDriver;
@@ -56,7 +57,8 @@ public final class SideBySide {
     secret.writeTo(secretFile);
     try {
       return relaycp(source, target, secret,
-          tree -> LocalRelayProcesses.start(pairs, secretFile, Map.of(), List.of()),
+          tree -> LocalRelayProcesses.start(pairs, secretFile, Map.of(), List.of(),
+              RelayTls.identityToShare()),
           pairs + " relay pairs (local processes)", progress);
     } finally {
       Files.deleteIfExists(secretFile);

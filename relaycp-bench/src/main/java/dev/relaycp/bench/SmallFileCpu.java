@@ -8,6 +8,7 @@ import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.provision.LocalRelayProcesses;
+import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.testkit.EmbeddedClusters;
 import dev.relaycp.transfer.Route;
@@ -123,7 +124,7 @@ final class SmallFileCpu {
     properties.put(RelayKeys.RELAY_JAVA_OPTS.key(),
         String.join(" ", settings.relayJavaOptions(), flightRecording("relay", run)).strip());
     try (LocalRelayProcesses relays = LocalRelayProcesses.start(settings.pairs(), secretFile,
-        properties, List.of())) {
+        properties, List.of(), RelayTls.identityToShare())) {
       List<Long> relayPids = relays.processes().stream().map(Process::pid).toList();
       long relayStart = cpuTicks(relayPids);
       URI target = clusters.destinationUri("/copy-" + run);

@@ -1,6 +1,7 @@
 package dev.relaycp.cli;
 
 import dev.relaycp.plan.DataSize;
+import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -41,6 +42,12 @@ public final class RelayCommand implements Callable<Integer> {
       description = "File holding the transfer secret (hex), shared with the driver.")
   Path secretFile;
 
+  @Option(names = "--tls-identity-file", paramLabel = "FILE",
+      description = {"File holding the driver's TLS key and certificate (PEM), which this relay",
+          "shows instead of making its own: RELAYCP_TLS_IDENTITY_FILE in a spawn command's",
+          "environment. Saves the relay about 0.6 CPU-s as it starts."})
+  Path tlsIdentityFile;
+
   @Option(names = "--warm-up", paramLabel = "SIZE", defaultValue = "0",
       description = {"Before it listens, send SIZE bytes (e.g. 64MiB) through a private",
           "loopback relay of its own (the same reader and writer, in plaintext), between",
@@ -65,6 +72,9 @@ public final class RelayCommand implements Callable<Integer> {
     Configuration configuration = hadoop.apply(parent.configuration());
     login.apply(configuration);
     TransferSecret secret = SecretFile.read(secretFile, spec.commandLine().getErr());
+    if (tlsIdentityFile != null) {
+      RelayTls.adopt(SecretFile.readIdentity(tlsIdentityFile, spec.commandLine().getErr()));
+    }
     new RelayProcess(bind, port, warmUpBytes, Optional.ofNullable(driverHeartbeat),
         Optional.empty(), Optional.empty(), stopOnStdinEof)
         .serve(secret, configuration, spec.commandLine().getOut());

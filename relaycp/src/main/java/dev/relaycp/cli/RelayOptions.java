@@ -8,6 +8,8 @@ import dev.relaycp.provision.StaticRelays;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.provision.YarnRelays;
 import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.RelayTls;
+import dev.relaycp.relay.TlsIdentity;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.RouteSource;
 import dev.relaycp.transfer.SourceTree;
@@ -179,8 +181,10 @@ public final class RelayOptions {
       }, starting::close);
     }
     if (localPairs.isPresent()) {
+      Optional<TlsIdentity> identity = RelayKeys.RELAY_TLS.from(configuration)
+          ? RelayTls.identityToShare() : Optional.empty();
       return RelaysForListing.of(tree -> LocalRelayProcesses.start(
-          localPairs.get().applyAsInt(tree), secret.file(), properties, List.of()));
+          localPairs.get().applyAsInt(tree), secret.file(), properties, List.of(), identity));
     }
     StaticRelays running = StaticRelays.of(running(relays), running(destinationRelays))
         .ofThisBuild(RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration));

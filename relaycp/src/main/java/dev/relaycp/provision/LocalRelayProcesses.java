@@ -6,6 +6,7 @@ import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.TlsIdentity;
 import dev.relaycp.transfer.Route;
 import java.io.BufferedReader;
 import java.io.File;
@@ -13,11 +14,13 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -49,20 +52,30 @@ public final class LocalRelayProcesses implements RelayProvisioner {
 
   /**
    * Starts {@code pairs} reader/writer pairs sharing {@code secretFile}, with the Hadoop
-   * properties {@code properties} and the extra relay options {@code relayOptions}.
+   * properties {@code properties} and the extra relay options {@code relayOptions}; each shows
+   * {@code tlsIdentity} if given (the driver's, {@code --tls-identity-file}) instead of making
+   * a TLS key of its own. The identity's file is removed once every relay listens.
    */
   public static LocalRelayProcesses start(int pairs, Path secretFile,
-      Map<String, String> properties, List<String> relayOptions) {
+      Map<String, String> properties, List<String> relayOptions,
+      Optional<TlsIdentity> tlsIdentity) {
     if (pairs < 1) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "--local-relays must be 1 or more, got " + pairs);
     }
     requireNonNull(secretFile, "secretFile is null");
+    requireNonNull(tlsIdentity, "tlsIdentity is null");
     List<Process> processes = new ArrayList<>();
     List<CompletableFuture<RelayAddress>> addresses = new ArrayList<>();
+    Optional<Path> identityFile = Optional.empty();
     try {
+      List<String> options = new ArrayList<>(relayOptions);
+      if (tlsIdentity.isPresent()) {
+        identityFile = Optional.of(writeIdentity(tlsIdentity.get()));
+        options.addAll(List.of("--tls-identity-file", identityFile.get().toString()));
+      }
       for (int index = 0; index < 2 * pairs; index++) {
-        Process process = launch(secretFile, properties, relayOptions);
+        Process process = launch(secretFile, properties, options);
         processes.add(process);
         addresses.add(listeningAddress(process));
       }
@@ -76,6 +89,29 @@ public final class LocalRelayProcesses implements RelayProvisioner {
     } catch (RuntimeException e) {
       processes.forEach(LocalRelayProcesses::stop);
       throw e;
+    } finally {
+      identityFile.ifPresent(LocalRelayProcesses::remove);
+    }
+  }
+
+  private static Path writeIdentity(TlsIdentity identity) {
+    try {
+      Path file = Files.createTempFile("relaycp-tls-", ".pem");
+      file.toFile().deleteOnExit();
+      identity.writeTo(file);
+      return file;
+    } catch (IOException e) {
+      throw new RelayCpException(ErrorCode.INTERNAL_ERROR, "cannot write the local relays' TLS"
+          + " identity to a temporary file: " + e.getMessage() + "; make java.io.tmpdir writable",
+          e);
+    }
+  }
+
+  private static void remove(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      LOG.warn("Cannot remove the local relays' TLS identity file {}: {}", file, e.getMessage());
     }
   }
 

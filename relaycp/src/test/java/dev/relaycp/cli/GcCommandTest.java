@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
@@ -194,7 +195,7 @@ class GcCommandTest {
     secret.writeTo(secretFile);
     return new SpawnContext(transferId, secret, secretFile, Duration.ofSeconds(60), expiresAt,
         Map.of("src", "hdfs://nn-a:8020/hb/" + transferId,
-            "dst", "hdfs://nn-b:8020/hb/" + transferId));
+            "dst", "hdfs://nn-b:8020/hb/" + transferId), Optional.empty());
   }
 
   private HostSpawner spawner(SpawnContext context) {

@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -175,7 +176,7 @@ class HadoopJarIT {
       secret.writeTo(secretFile);
       SpawnContext context = new SpawnContext("killed-driver", secret, secretFile,
           Duration.ofSeconds(60), Instant.now().minus(Duration.ofMinutes(1)),
-          Map.of("src", "hdfs://nn-a/hb", "dst", "hdfs://nn-b/hb"));
+          Map.of("src", "hdfs://nn-a/hb", "dst", "hdfs://nn-b/hb"), Optional.empty());
       // Spawned and dropped, as by a driver killed outright.
       SpawnedHost left = Ec2HostSpawner.open(Ec2Settings.from(configuration), context,
           moto.clients(), Clock.systemUTC()).spawn(context.slot("src", 0));

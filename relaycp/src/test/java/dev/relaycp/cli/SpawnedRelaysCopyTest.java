@@ -77,9 +77,11 @@ class SpawnedRelaysCopyTest {
   }
 
   /**
-   * A spawn command: starts a relay JVM on loopback in the background, records its pid in
-   * {@code pids}, and passes on its "listening on" line; the relay with slot 0 on the source
-   * site sends at most {@code throttleSlotZero} bytes a second, when given.
+   * A spawn command: starts a relay JVM on loopback in the background, with the driver's TLS
+   * identity where the driver offers one, records its pid in {@code pids} and its messages in
+   * {@code <site>-<slot>.log} beside that folder, and passes on its "listening on" line; the
+   * relay with slot 0 on the source site sends at most {@code throttleSlotZero} bytes a
+   * second, when given.
    */
   Path spawnScript(Path pids, String throttleSlotZero) throws IOException {
     return spawnScript(pids, throttleSlotZero, "");
@@ -98,9 +100,13 @@ class SpawnedRelaysCopyTest {
         + System.getProperty("java.class.path") + "' dev.relaycp.cli.Main"
         + " -D relaycp.relay.driver-timeout-seconds=$RELAYCP_DRIVER_TIMEOUT_SECONDS $EXTRA relay"
         + " --bind 127.0.0.1 --port 0 --secret-file \"$RELAYCP_SECRET_FILE\""
-        + " --driver-heartbeat \"$RELAYCP_DRIVER_HEARTBEAT\" " + relayArguments + " &\n"
+        + " --driver-heartbeat \"$RELAYCP_DRIVER_HEARTBEAT\""
+        + " ${RELAYCP_TLS_IDENTITY_FILE:+--tls-identity-file \"$RELAYCP_TLS_IDENTITY_FILE\"} "
+        + relayArguments + " 2> '" + pids.resolveSibling("relay-logs")
+        + "'/$RELAYCP_SITE-$RELAYCP_SLOT.log &\n"
         + "echo $! > '" + pids + "'/$RELAYCP_SITE-$RELAYCP_SLOT.pid\n"
         + "wait\n";
+    Files.createDirectories(pids.resolveSibling("relay-logs"));
     Path file = temporary.resolve("spawn-relay.sh");
     Files.writeString(file, script);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
@@ -168,6 +174,10 @@ class SpawnedRelaysCopyTest {
       assertThat(host.get("outcome").asText()).isEqualTo("routed");
       assertThat(host.get("released").asBoolean()).isTrue();
       assertThat(host.get("runSeconds").asDouble()).isPositive();
+      // It showed the driver's TLS certificate rather than making a key of its own.
+      assertThat(temporary.resolve("relay-logs").resolve(host.get("site").asText() + "-"
+          + host.get("slot").asText() + ".log")).content()
+          .contains("Relay connections run TLS 1.3").contains("with the driver's key");
     }
     JsonNode spawnedRoute = null;
     for (JsonNode route : summary.get("routeRates")) {

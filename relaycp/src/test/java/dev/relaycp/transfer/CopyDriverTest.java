@@ -406,7 +406,8 @@ class CopyDriverTest {
     secret.writeTo(secretFile);
     // Each relay sends at most 1 MB/s, so the copy lasts long enough to lose a relay in it.
     try (LocalRelayProcesses local = LocalRelayProcesses.start(2, secretFile,
-        java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000"), List.of())) {
+        java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000"), List.of(),
+        dev.relaycp.relay.RelayTls.identityToShare())) {
       java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
       java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
       TransferProgress.Listener killer = progress -> {
@@ -459,7 +460,7 @@ class CopyDriverTest {
     try (LocalRelayProcesses local = LocalRelayProcesses.start(2, secretFile,
         java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000",
             RelayKeys.SILENCE_TIMEOUT_SECONDS.key(), Long.toString(silenceSeconds)),
-        List.of())) {
+        List.of(), java.util.Optional.empty())) {
       Process paused = local.processes().get(index);
       java.util.concurrent.atomic.AtomicLong pausedAt = new java.util.concurrent.atomic.AtomicLong();
       java.util.concurrent.atomic.AtomicLong droppedAt = new java.util.concurrent.atomic.AtomicLong();

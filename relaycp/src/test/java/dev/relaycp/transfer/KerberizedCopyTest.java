@@ -27,6 +27,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -91,7 +92,7 @@ class KerberizedCopyTest {
     // The relays' own login is the superuser, who may read and write everything.
     relays = LocalRelayProcesses.start(1, secretFile, properties, List.of(
         "--principal", clusters.servicePrincipal(),
-        "--keytab", clusters.serviceKeytab().toString()));
+        "--keytab", clusters.serviceKeytab().toString()), Optional.empty());
   }
 
   @AfterAll

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,7 +50,10 @@ import software.amazon.awssdk.services.ssm.model.ResourceTypeForTagging;
  *
  * <p>The secret is only ever in the parameter ({@code <prefix>/<transfer>/secret}, made in each
  * region in use by {@link #open} and deleted by {@link #close}); never in user-data, tags, logs
- * or a command line. Instances and parameters carry {@link Ec2Tags} with the transfer and its
+ * or a command line. Where the relay connections run TLS, the driver's TLS key and certificate
+ * (PEM) go the same way, in {@code <prefix>/<transfer>/tls-identity}, so that a relay shows
+ * them instead of making a key of its own, as YARN's relays do ({@link
+ * dev.relaycp.relay.TlsIdentity}). Instances and parameters carry {@link Ec2Tags} with the transfer and its
  * expiry, so that {@code relaycp gc} ({@link Ec2Leftovers}) can find what a killed driver left.
  * Thread-safe: the driver spawns several hosts at once.
  */
@@ -64,6 +68,8 @@ public final class Ec2HostSpawner implements HostSpawner {
   private final Ec2UserData userData;
   private final Clock clock;
   private final String parameterName;
+  /** The TLS identity's parameter, where the driver shares one. */
+  private final Optional<String> identityParameterName;
   /** Instances started and not yet released, per region: what extendExpiry re-tags. */
   private final Map<String, Set<String>> live = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -77,6 +83,8 @@ public final class Ec2HostSpawner implements HostSpawner {
     this.userData = userData;
     this.clock = clock;
     this.parameterName = parameterName(settings.parameterPrefix(), context.transferId());
+    this.identityParameterName = context.tlsIdentity().map(
+        identity -> identityParameterName(settings.parameterPrefix(), context.transferId()));
     this.expiresAt = context.expiresAt();
   }
 
@@ -115,6 +123,18 @@ public final class Ec2HostSpawner implements HostSpawner {
   /** The secret parameter's name for {@code transferId}. */
   public static String parameterName(String prefix, String transferId) {
     return prefix + "/" + transferId + "/secret";
+  }
+
+  /** The name of the parameter holding the driver's TLS identity for {@code transferId}. */
+  public static String identityParameterName(String prefix, String transferId) {
+    return prefix + "/" + transferId + "/tls-identity";
+  }
+
+  /** The transfer's parameters: the secret's, then the TLS identity's if any. */
+  private List<String> parameterNames() {
+    List<String> names = new ArrayList<>(List.of(parameterName));
+    identityParameterName.ifPresent(names::add);
+    return names;
   }
 
   @Override
@@ -177,13 +197,15 @@ public final class Ec2HostSpawner implements HostSpawner {
       }
     }
     for (String region : settings.regions()) {
-      try {
-        clients.ssm(region).addTagsToResource(request -> request
-            .resourceType(ResourceTypeForTagging.PARAMETER).resourceId(parameterName)
-            .tags(ssmTag(Ec2Tags.EXPIRES, value)));
-      } catch (RuntimeException e) {
-        LOG.warn("Cannot move the expiry of {} in {} to {}: {}", parameterName, region, value,
-            e.getMessage());
+      for (String name : parameterNames()) {
+        try {
+          clients.ssm(region).addTagsToResource(request -> request
+              .resourceType(ResourceTypeForTagging.PARAMETER).resourceId(name)
+              .tags(ssmTag(Ec2Tags.EXPIRES, value)));
+        } catch (RuntimeException e) {
+          LOG.warn("Cannot move the expiry of {} in {} to {}: {}", name, region, value,
+              e.getMessage());
+        }
       }
     }
   }
@@ -196,7 +218,7 @@ public final class Ec2HostSpawner implements HostSpawner {
     }
     try {
       for (String region : settings.regions()) {
-        deleteParameter(region);
+        deleteParameters(region);
       }
       live.forEach((region, instances) -> {
         if (!instances.isEmpty()) {
@@ -216,7 +238,7 @@ public final class Ec2HostSpawner implements HostSpawner {
           + slot.site() + " in the spawn context; a relay host must follow its driver");
     }
     String script = userData.renderBase64(Ec2UserData.values(site.region(), parameterName,
-        settings.port(), heartbeat, context.driverTimeout().toSeconds(), slot,
+        identityParameterName.orElse(""), settings.port(), heartbeat, context.driverTimeout().toSeconds(), slot,
         settings.relayCommand()));
     RunInstancesRequest.Builder request = RunInstancesRequest.builder()
         .minCount(1)
@@ -362,40 +384,48 @@ public final class Ec2HostSpawner implements HostSpawner {
     } catch (java.io.IOException e) {
       throw new IllegalStateException("writing to memory failed", e);
     }
-    String value = new String(secret, StandardCharsets.UTF_8).strip();
+    Map<String, String> values = new LinkedHashMap<>();
+    values.put(parameterName, new String(secret, StandardCharsets.UTF_8).strip());
+    identityParameterName.ifPresent(
+        name -> values.put(name, context.tlsIdentity().orElseThrow().pem()));
     List<String> made = new ArrayList<>();
     for (String region : settings.regions()) {
-      try {
-        clients.ssm(region).putParameter(request -> request
-            .name(parameterName)
-            .type(ParameterType.SECURE_STRING)
-            .value(value)
-            .description("relaycp transfer secret; deleted when the transfer ends")
-            .tags(ssmTag(Ec2Tags.TRANSFER, context.transferId()),
-                ssmTag(Ec2Tags.EXPIRES, expiresAt.toString())));
-        made.add(region);
-      } catch (SdkException e) {
-        made.forEach(this::deleteParameter);
-        // The SDK's message names the parameter and the refusal, never the value.
-        throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "cannot make the transfer's"
-            + " secret parameter " + parameterName + " in " + region + ": " + e.getMessage()
-            + "; the driver needs ssm:PutParameter on it", e);
+      // Made in the region whatever fails below, so that the clean-up deletes both.
+      made.add(region);
+      for (Map.Entry<String, String> parameter : values.entrySet()) {
+        try {
+          clients.ssm(region).putParameter(request -> request
+              .name(parameter.getKey())
+              .type(ParameterType.SECURE_STRING)
+              .value(parameter.getValue())
+              .description("relaycp transfer secret; deleted when the transfer ends")
+              .tags(ssmTag(Ec2Tags.TRANSFER, context.transferId()),
+                  ssmTag(Ec2Tags.EXPIRES, expiresAt.toString())));
+        } catch (SdkException e) {
+          made.forEach(this::deleteParameters);
+          // The SDK's message names the parameter and the refusal, never the value.
+          throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "cannot make the transfer's"
+              + " secret parameter " + parameter.getKey() + " in " + region + ": "
+              + e.getMessage() + "; the driver needs ssm:PutParameter on it", e);
+        }
       }
     }
   }
 
-  private void deleteParameter(String region) {
-    try {
-      clients.ssm(region).deleteParameter(request -> request.name(parameterName));
-      LOG.info("Deleted the secret parameter {} in {}", parameterName, region);
-    } catch (AwsServiceException e) {
-      if (!"ParameterNotFound".equals(errorCode(e))) {
+  private void deleteParameters(String region) {
+    for (String name : parameterNames()) {
+      try {
+        clients.ssm(region).deleteParameter(request -> request.name(name));
+        LOG.info("Deleted the secret parameter {} in {}", name, region);
+      } catch (AwsServiceException e) {
+        if (!"ParameterNotFound".equals(errorCode(e))) {
+          LOG.warn("Cannot delete the secret parameter {} in {}: {}; relaycp gc deletes it",
+              name, region, e.getMessage());
+        }
+      } catch (RuntimeException e) {
         LOG.warn("Cannot delete the secret parameter {} in {}: {}; relaycp gc deletes it",
-            parameterName, region, e.getMessage());
+            name, region, e.getMessage());
       }
-    } catch (RuntimeException e) {
-      LOG.warn("Cannot delete the secret parameter {} in {}: {}; relaycp gc deletes it",
-          parameterName, region, e.getMessage());
     }
   }
 

@@ -58,11 +58,13 @@ public record Ec2UserData(String template) {
   }
 
   /** The values a host's script is made with; see the template's comment. */
-  public static Map<String, String> values(String region, String parameter, int port,
-      String heartbeat, long driverTimeoutSeconds, SpawnSlot slot, String relayCommand) {
+  public static Map<String, String> values(String region, String parameter,
+      String identityParameter, int port, String heartbeat, long driverTimeoutSeconds,
+      SpawnSlot slot, String relayCommand) {
     Map<String, String> values = new LinkedHashMap<>();
     values.put("region", region);
     values.put("parameter", parameter);
+    values.put("tls_parameter", identityParameter);
     values.put("port", Integer.toString(port));
     values.put("heartbeat", heartbeat);
     values.put("driver_timeout_seconds", Long.toString(driverTimeoutSeconds));

@@ -9,6 +9,7 @@ import dev.relaycp.provision.RelayProvisioner;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.RelayConnection;
 import dev.relaycp.relay.RelayConnector;
+import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.RelayProbe;
 import dev.relaycp.transfer.Route;
@@ -176,6 +177,7 @@ public final class SpawnedRelays implements RelayProvisioner {
     sites.put(SpawnSlot.SOURCE_SITE, opener.open(launch.source()));
     sites.put(SpawnSlot.DESTINATION_SITE, opener.open(launch.destination()));
     Duration expiry = EXPIRY_MARGIN.plus(launch.driverTimeout());
+    boolean tls = RelayKeys.RELAY_TLS.from(opener.configuration());
     AtomicReference<HostSpawner> spawner = new AtomicReference<>();
     DriverHeartbeats heartbeats = DriverHeartbeats.start(sites, launch.stagingDirectory(),
         transferId, Duration.ofSeconds(Math.max(1, launch.driverTimeout().toSeconds() / 6)),
@@ -188,7 +190,7 @@ public final class SpawnedRelays implements RelayProvisioner {
     try {
       SpawnContext context = new SpawnContext(transferId, secret, secretFile,
           launch.driverTimeout(), Instant.now().plus(expiry).plus(launch.spawnTimeout()),
-          heartbeats.uris());
+          heartbeats.uris(), tls ? RelayTls.identityToShare() : Optional.empty());
       spawner.set(backends.apply(context));
       Optional<Pretest> pretest = Optional.empty();
       if (launch.pretest()) {
@@ -200,7 +202,7 @@ public final class SpawnedRelays implements RelayProvisioner {
                 Math.max(30, launch.spawnTimeout().toSeconds()))));
       }
       return start(base, new Request(spawner.get(), context, launch.pairs(),
-          launch.spawnTimeout(), pretest, RelayKeys.RELAY_TLS.from(opener.configuration())),
+          launch.spawnTimeout(), pretest, tls),
           secret, heartbeats);
     } catch (RuntimeException e) {
       heartbeats.close();

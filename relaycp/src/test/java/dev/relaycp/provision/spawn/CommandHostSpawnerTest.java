@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.TlsIdentity;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -30,7 +32,7 @@ class CommandHostSpawnerTest {
     Path secretFile = folder.resolve("secret");
     secret.writeTo(secretFile);
     context = new SpawnContext("transfer-1", secret, secretFile, Duration.ofSeconds(60),
-        Instant.now().plusSeconds(600), Map.of("src", "hdfs://nn:8020/beat-src"));
+        Instant.now().plusSeconds(600), Map.of("src", "hdfs://nn:8020/beat-src"), Optional.empty());
   }
 
   CommandHostSpawner spawner(String spawn, String release, Duration timeout) {
@@ -53,6 +55,37 @@ class CommandHostSpawnerTest {
           + context.secretFile() + " hdfs://nn:8020/beat-src 60");
       assertThat(Files.readString(seen)).doesNotContain(Files.readString(context.secretFile()).strip());
     }
+  }
+
+  @Test
+  void withTlsTheCommandGetsTheDriversIdentityInAPrivateFileRemovedAtClose() throws Exception {
+    TlsIdentity identity = TlsIdentity.generate();
+    SpawnContext withTls = new SpawnContext("transfer-1", secret, context.secretFile(),
+        Duration.ofSeconds(60), Instant.now().plusSeconds(600), Map.of(), Optional.of(identity));
+    Path seen = folder.resolve("seen");
+    Path identityFile;
+    try (CommandHostSpawner spawner = CommandHostSpawner.of("echo \"$RELAYCP_TLS_IDENTITY_FILE\" > "
+        + seen + "; echo 127.0.0.1:7070", Optional.empty(), withTls, Duration.ofSeconds(20))) {
+      spawner.spawn(SpawnSlot.of("transfer-1", "src", 0));
+      identityFile = Path.of(Files.readString(seen).strip());
+
+      assertThat(Files.getPosixFilePermissions(identityFile))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+      TlsIdentity read = TlsIdentity.read(identityFile);
+      assertThat(read.certificate()).isEqualTo(identity.certificate());
+      assertThat(read.key().getEncoded()).isEqualTo(identity.key().getEncoded());
+    }
+    assertThat(identityFile).doesNotExist();
+  }
+
+  @Test
+  void withoutTlsTheCommandGetsNoIdentity() throws Exception {
+    Path seen = folder.resolve("seen");
+    try (CommandHostSpawner spawner = spawner("echo \"[${RELAYCP_TLS_IDENTITY_FILE-unset}]\" > "
+        + seen + "; echo 127.0.0.1:7070", null, Duration.ofSeconds(20))) {
+      spawner.spawn(SpawnSlot.of("transfer-1", "src", 0));
+    }
+    assertThat(Files.readString(seen).strip()).isEqualTo("[unset]");
   }
 
   @Test

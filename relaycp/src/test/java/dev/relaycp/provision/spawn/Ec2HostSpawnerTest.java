@@ -76,7 +76,8 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
   }
 
   @Test
-  void launchesTheTypeWithTagsAndUserDataThatReadTheSecretFromSsm() throws Exception {
+  void launchesTheTypeWithTagsAndUserDataThatReadTheSecretAndTlsIdentityFromSsm()
+      throws Exception {
     SpawnContext context = newContext();
     HostSpawner spawner = open(context);
 
@@ -100,6 +101,10 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
         .instanceInitiatedShutdownBehavior().value()).isEqualTo("terminate");
 
     String parameterName = "/relaycp/transfers/" + context.transferId() + "/secret";
+    String identityParameterName =
+        "/relaycp/transfers/" + context.transferId() + "/tls-identity";
+    String pem = context.tlsIdentity().orElseThrow().pem();
+    String keyBody = pem.split("\n")[1];
     String script = new String(Base64.getDecoder().decode(ec2.describeInstanceAttribute(
             request -> request.instanceId(host.handle()).attribute(InstanceAttributeName.USER_DATA))
         .userData().value()), StandardCharsets.UTF_8);
@@ -107,6 +112,10 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
     assertThat(script)
         .startsWith("#!/bin/bash")
         .contains("parameter='" + parameterName + "'")
+        .contains("tls_parameter='" + identityParameterName + "'")
+        .contains("--name \"$tls_parameter\" --with-decryption")
+        .contains("identity=(--tls-identity-file \"$identity_file\")")
+        .contains("--driver-heartbeat \"$heartbeat\" \\\n      \"${identity[@]}\"")
         .contains("region='us-west-2'")
         .contains("heartbeat='" + context.heartbeats().get("src") + "'")
         .contains("driver_timeout='60'")
@@ -115,8 +124,14 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
         .contains("--port \"$port\" --secret-file \"$secret_file\" --driver-heartbeat \"$heartbeat\"")
         .contains("shutdown -h now")
         .doesNotContain(secretHex)
+        .doesNotContain(keyBody)
         .doesNotContain("{{");
     assertThat(tags.values()).noneMatch(value -> value.contains(secretHex));
+    Process syntax = new ProcessBuilder("bash", "-n").redirectErrorStream(true).start();
+    syntax.getOutputStream().write(script.getBytes(StandardCharsets.UTF_8));
+    syntax.getOutputStream().close();
+    assertThat(syntax.waitFor()).as(new String(syntax.getInputStream().readAllBytes(),
+        StandardCharsets.UTF_8)).isZero();
 
     for (String region : List.of(MotoServer.SOURCE_REGION, MotoServer.DESTINATION_REGION)) {
       Parameter parameter = inspect.ssm(region).getParameter(request -> request
@@ -124,6 +139,13 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
       assertThat(parameter.type()).isEqualTo(ParameterType.SECURE_STRING);
       assertThat(parameter.value()).isEqualTo(secretHex);
       assertThat(parameterTags(region, parameterName))
+          .containsEntry("relaycp:transfer", context.transferId())
+          .containsEntry("relaycp:expires", context.expiresAt().toString());
+      Parameter identity = inspect.ssm(region).getParameter(request -> request
+          .name(identityParameterName).withDecryption(true)).parameter();
+      assertThat(identity.type()).isEqualTo(ParameterType.SECURE_STRING);
+      assertThat(identity.value()).isEqualTo(pem);
+      assertThat(parameterTags(region, identityParameterName))
           .containsEntry("relaycp:transfer", context.transferId())
           .containsEntry("relaycp:expires", context.expiresAt().toString());
     }
@@ -148,7 +170,7 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
   }
 
   @Test
-  void releaseAndCloseLeaveEveryInstanceTerminatedAndTheParameterDeleted() throws Exception {
+  void releaseAndCloseLeaveEveryInstanceTerminatedAndTheParametersDeleted() throws Exception {
     SpawnContext context = newContext();
     HostSpawner spawner = open(context);
     List<SpawnedHost> hosts = List.of(
@@ -164,9 +186,11 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
           .isNotEmpty()
           .allSatisfy(instance -> assertThat(instance.state().name())
               .isEqualTo(InstanceStateName.TERMINATED));
-      assertThatThrownBy(() -> inspect.ssm(region).getParameter(request -> request
-              .name("/relaycp/transfers/" + context.transferId() + "/secret")))
-          .isInstanceOf(ParameterNotFoundException.class);
+      for (String parameter : List.of("secret", "tls-identity")) {
+        assertThatThrownBy(() -> inspect.ssm(region).getParameter(request -> request
+                .name("/relaycp/transfers/" + context.transferId() + "/" + parameter)))
+            .isInstanceOf(ParameterNotFoundException.class);
+      }
     }
   }
 
@@ -225,7 +249,7 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
   }
 
   @Test
-  void extendExpiryRetagsLiveInstancesAndTheParameter() throws Exception {
+  void extendExpiryRetagsLiveInstancesAndTheParameters() throws Exception {
     SpawnContext context = newContext();
     HostSpawner spawner = open(context);
     SpawnedHost live = spawner.spawn(context.slot(SpawnSlot.SOURCE_SITE, 0));
@@ -239,8 +263,11 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
     assertThat(tags(instance(released)))
         .containsEntry("relaycp:expires", context.expiresAt().toString());
     for (String region : List.of(MotoServer.SOURCE_REGION, MotoServer.DESTINATION_REGION)) {
-      assertThat(parameterTags(region, "/relaycp/transfers/" + context.transferId() + "/secret"))
-          .containsEntry("relaycp:expires", later.toString());
+      for (String parameter : List.of("secret", "tls-identity")) {
+        assertThat(parameterTags(region,
+            "/relaycp/transfers/" + context.transferId() + "/" + parameter))
+            .containsEntry("relaycp:expires", later.toString());
+      }
     }
     // A host spawned after the move carries the new expiry from the start.
     SpawnedHost next = spawner.spawn(context.slot(SpawnSlot.DESTINATION_SITE, 0));

@@ -147,13 +147,14 @@ class Ec2SettingsTest {
   void userDataQuotesEveryValueAndPutsTheRelayCommandAsItIs() {
     SpawnSlot slot = SpawnSlot.of("t-1", "dst", 4);
     String script = Ec2UserData.load(Optional.empty()).render(Ec2UserData.values("eu-west-1",
-        "/relaycp/transfers/t-1/secret", 7070, "hdfs://nn:8020/it's/heartbeat", 60, slot,
+        "/relaycp/transfers/t-1/secret", "", 7070, "hdfs://nn:8020/it's/heartbeat", 60, slot,
         "/opt/relaycp/bin/relaycp"));
 
     assertThat(script)
         .contains("heartbeat='hdfs://nn:8020/it'\\''s/heartbeat'")
         .contains("  /opt/relaycp/bin/relaycp relay -D relaycp.relay.driver-timeout-seconds=")
         .contains("\"'dst'\" slot \"'4'\"")
+        .contains("tls_parameter=''")
         .doesNotContain("{{");
   }
 
@@ -161,7 +162,7 @@ class Ec2SettingsTest {
   void aUsersTemplateReplacesTheBuiltInOne() throws Exception {
     Path template = temporary.resolve("user-data.sh");
     Files.writeString(template, "#!/bin/sh\nexec {{relay_command}} relay --port {{port}}\n");
-    Map<String, String> values = Ec2UserData.values("r", "/p", 7070, "hdfs://h/b", 60,
+    Map<String, String> values = Ec2UserData.values("r", "/p", "/t", 7070, "hdfs://h/b", 60,
         SpawnSlot.of("t", "src", 0), "relaycp");
 
     String base64 = Ec2UserData.load(Optional.of(template)).renderBase64(values);

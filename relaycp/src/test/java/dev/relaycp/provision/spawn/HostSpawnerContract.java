@@ -2,6 +2,7 @@ package dev.relaycp.provision.spawn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,7 +51,8 @@ public abstract class HostSpawnerContract {
         Instant.now().plus(Duration.ofHours(1)),
         Map.of(SpawnSlot.SOURCE_SITE, "hdfs://nn-a:8020/tmp/relaycp/" + transferId + "/heartbeat",
             SpawnSlot.DESTINATION_SITE,
-            "hdfs://nn-b:8020/tmp/relaycp/" + transferId + "/heartbeat"));
+            "hdfs://nn-b:8020/tmp/relaycp/" + transferId + "/heartbeat"),
+        Optional.of(RelayTls.identityToShare().orElseThrow()));
   }
 
   /** A spawner closed after the test (closing twice is safe by contract). */

@@ -39,7 +39,7 @@ class SpawnedRelaysTest {
     HostSpawner spawner = new SlowClosingSpawner(closingSpawner, letSpawnerClose);
     TransferSecret secret = TransferSecret.generate();
     SpawnContext context = new SpawnContext("transfer-1", secret, temporary.resolve("secret"),
-        Duration.ofSeconds(60), Instant.now().plusSeconds(3600), Map.of());
+        Duration.ofSeconds(60), Instant.now().plusSeconds(3600), Map.of(), Optional.empty());
     SpawnedRelays relays = SpawnedRelays.start(() -> Optional.of(RouteSource.fixed(List.of())),
         new SpawnedRelays.Request(spawner, context, 1, Duration.ofSeconds(30), Optional.empty(),
             false),
@@ -90,7 +90,7 @@ class SpawnedRelaysTest {
           RelayAddress.of("127.0.0.1", silentRelay.getLocalPort()), 2 * pairs);
       TransferSecret secret = TransferSecret.generate();
       SpawnContext context = new SpawnContext("transfer-1", secret, temporary.resolve("secret"),
-          Duration.ofSeconds(60), Instant.now().plusSeconds(3600), Map.of());
+          Duration.ofSeconds(60), Instant.now().plusSeconds(3600), Map.of(), Optional.empty());
       SpawnedRelays relays = SpawnedRelays.start(() -> Optional.of(RouteSource.fixed(List.of())),
           new SpawnedRelays.Request(spawner, context, pairs, Duration.ofSeconds(60),
               Optional.empty(), false),
