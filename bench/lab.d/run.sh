@@ -417,10 +417,11 @@ spawn_service_loop() {
   done
 }
 serve_spawn_request() {
-  local name=$1 file=$2 action site slot h secret heartbeat timeout
+  local name=$1 file=$2 action site slot h secret identity heartbeat timeout
   IFS=- read -r action site slot <<< "$name"
   h="$site-sp$((slot + 1))"
   secret=$(sed -n 's/^RELAYCP_SECRET_FILE=//p' "$file")
+  identity=$(sed -n 's/^RELAYCP_TLS_IDENTITY_FILE=//p' "$file")
   heartbeat=$(sed -n 's/^RELAYCP_DRIVER_HEARTBEAT=//p' "$file")
   timeout=$(sed -n 's/^RELAYCP_DRIVER_TIMEOUT_SECONDS=//p' "$file")
   rm -f "$file"
@@ -448,6 +449,7 @@ serve_spawn_request() {
     "$RELAYCP_BIN" -D "relaycp.relay.driver-timeout-seconds=${timeout:-60}" relay \
     --port "$RELAY_PORT" --secret-file "${secret:-$LAB_DIR/secret}" \
     --warm-up "$LAB_SPAWNED_WARM_UP" ${heartbeat:+--driver-heartbeat "$heartbeat"} \
+    ${identity:+--tls-identity-file "$identity"} \
     > "$LAB_DIR/hosts/$h/logs/relay.log" 2>&1 &
   record_start_cpu "$h" &
   sleep "$lead"

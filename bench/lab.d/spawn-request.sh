@@ -7,7 +7,8 @@
 # relaycp runs it inside the driver's namespace, where no namespace can be made, so it only
 # hands the request to the lab's spawn service (run.sh, in the root namespace) through files
 # in $LAB_DIR/spawn and waits for the answer. The request carries the paths relaycp puts in
-# the environment (RELAYCP_SECRET_FILE, RELAYCP_DRIVER_HEARTBEAT), never the secret itself.
+# the environment (RELAYCP_SECRET_FILE, RELAYCP_TLS_IDENTITY_FILE, RELAYCP_DRIVER_HEARTBEAT),
+# never the secret or the key itself.
 set -euo pipefail
 action=${1:?usage: spawn-request.sh spawn|release SITE SLOT} site=${2:?site} slot=${3:?slot}
 dir=${LAB_DIR:-/tmp/relaycp-lab}/spawn
@@ -16,6 +17,7 @@ mkdir -p "$dir/requests" "$dir/replies"
 rm -f "$dir/replies/$name"
 {
   echo "RELAYCP_SECRET_FILE=${RELAYCP_SECRET_FILE:-}"
+  echo "RELAYCP_TLS_IDENTITY_FILE=${RELAYCP_TLS_IDENTITY_FILE:-}"
   echo "RELAYCP_DRIVER_HEARTBEAT=${RELAYCP_DRIVER_HEARTBEAT:-}"
   echo "RELAYCP_DRIVER_TIMEOUT_SECONDS=${RELAYCP_DRIVER_TIMEOUT_SECONDS:-60}"
 } > "$dir/requests/.$name"
