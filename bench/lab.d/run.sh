@@ -607,6 +607,15 @@ run_relaycp() {
     || log "relaycp $ds k=$k exited non-zero; see $runs/$ds-relaycp-k$k.err"
   spawn_service_stop
   remove_spawned
+  # The spawned relays' logs, beside the copy's own (packed with the raw logs, not kept in
+  # bench/results): a relay that failed says why there, and the next copy reuses the names.
+  local relay_log host
+  for relay_log in "$LAB_DIR"/hosts/{src,dst}-sp*/logs/relay.log; do
+    [[ -e $relay_log ]] || continue
+    host=${relay_log#"$LAB_DIR/hosts/"}; host=${host%%/*}
+    mkdir -p "${rj%.json}.spawned-logs"
+    mv "$relay_log" "${rj%.json}.spawned-logs/$host.log"
+  done
   # Keep relaycp's own JSON summary (the last line of its output that parses).
   touch "$LAB_DIR/spawned.times" "$LAB_DIR/spawned.start-cpu"
   python3 - "$rj" "${rj%.json}.out" "$LAB_DIR/spawned.times" "$LAB_DIR/spawned.start-cpu" <<'PY'
