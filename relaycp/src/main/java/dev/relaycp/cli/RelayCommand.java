@@ -45,7 +45,7 @@ public final class RelayCommand implements Callable<Integer> {
   @Option(names = "--tls-identity-file", paramLabel = "FILE",
       description = {"File holding the driver's TLS key and certificate (PEM), which this relay",
           "shows instead of making its own: RELAYCP_TLS_IDENTITY_FILE in a spawn command's",
-          "environment. Saves the relay about 0.6 CPU-s as it starts."})
+          "environment. Saves the relay a few tenths of a CPU-second as it starts."})
   Path tlsIdentityFile;
 
   @Option(names = "--warm-up", paramLabel = "SIZE", defaultValue = "0",

@@ -42,10 +42,10 @@ import org.slf4j.LoggerFactory;
  * RELAYCP_DRIVER_TIMEOUT_SECONDS} and, where the relay connections run TLS, {@code
  * RELAYCP_TLS_IDENTITY_FILE}: the driver's TLS key and certificate, in a file only this user
  * may read and removed when the transfer ends, which a relay takes as {@code
- * --tls-identity-file} instead of making a key of its own (about 0.6 CPU-s of its start). The
- * release command, if any, gets the same plus
- * {@code {address}} and {@code {handle}} (the line the spawn command printed); after it runs, a
- * spawn command still running is ended too.
+ * --tls-identity-file} instead of making a key of its own (0.25-0.54 CPU-s of its start, in
+ * bench/results/lab-2026-12-02-spawned-identity/). The release command, if any, gets the same
+ * plus {@code {address}} and {@code {handle}} (the line the spawn command printed); after it
+ * runs, a spawn command still running is ended too.
  */
 public final class CommandHostSpawner implements HostSpawner {
   private static final Logger LOG = LoggerFactory.getLogger(CommandHostSpawner.class);

@@ -53,9 +53,9 @@ import software.amazon.awssdk.services.ssm.model.ResourceTypeForTagging;
  * or a command line. Where the relay connections run TLS, the driver's TLS key and certificate
  * (PEM) go the same way, in {@code <prefix>/<transfer>/tls-identity}, so that a relay shows
  * them instead of making a key of its own, as YARN's relays do ({@link
- * dev.relaycp.relay.TlsIdentity}). Instances and parameters carry {@link Ec2Tags} with the transfer and its
- * expiry, so that {@code relaycp gc} ({@link Ec2Leftovers}) can find what a killed driver left.
- * Thread-safe: the driver spawns several hosts at once.
+ * dev.relaycp.relay.TlsIdentity}). Instances and parameters carry {@link Ec2Tags} with the
+ * transfer and its expiry, so that {@code relaycp gc} ({@link Ec2Leftovers}) can find what a
+ * killed driver left. Thread-safe: the driver spawns several hosts at once.
  */
 public final class Ec2HostSpawner implements HostSpawner {
   private static final Logger LOG = LoggerFactory.getLogger(Ec2HostSpawner.class);
@@ -238,7 +238,8 @@ public final class Ec2HostSpawner implements HostSpawner {
           + slot.site() + " in the spawn context; a relay host must follow its driver");
     }
     String script = userData.renderBase64(Ec2UserData.values(site.region(), parameterName,
-        identityParameterName.orElse(""), settings.port(), heartbeat, context.driverTimeout().toSeconds(), slot,
+        identityParameterName.orElse(""), settings.port(), heartbeat,
+        context.driverTimeout().toSeconds(), slot,
         settings.relayCommand()));
     RunInstancesRequest.Builder request = RunInstancesRequest.builder()
         .minCount(1)
@@ -390,7 +391,7 @@ public final class Ec2HostSpawner implements HostSpawner {
         name -> values.put(name, context.tlsIdentity().orElseThrow().pem()));
     List<String> made = new ArrayList<>();
     for (String region : settings.regions()) {
-      // Made in the region whatever fails below, so that the clean-up deletes both.
+      // Counted before its puts, so that a failure deletes whichever of them this region got.
       made.add(region);
       for (Map.Entry<String, String> parameter : values.entrySet()) {
         try {
@@ -398,7 +399,9 @@ public final class Ec2HostSpawner implements HostSpawner {
               .name(parameter.getKey())
               .type(ParameterType.SECURE_STRING)
               .value(parameter.getValue())
-              .description("relaycp transfer secret; deleted when the transfer ends")
+              .description(parameter.getKey().equals(parameterName)
+                  ? "relaycp transfer secret; deleted when the transfer ends"
+                  : "relaycp relays' TLS key and certificate; deleted when the transfer ends")
               .tags(ssmTag(Ec2Tags.TRANSFER, context.transferId()),
                   ssmTag(Ec2Tags.EXPIRES, expiresAt.toString())));
         } catch (SdkException e) {

@@ -35,7 +35,7 @@ if aws ssm get-parameter --region "$region" --name "$parameter" --with-decryptio
     --query Parameter.Value --output text > "$secret_file" 2>> "$log"; then
   chmod 600 "$secret_file"
   identity=()
-  # Without it the relay makes a TLS key of its own, which costs its start about 0.6 CPU-s.
+  # Without it the relay makes a TLS key of its own, a few tenths of a CPU-second more.
   if [ -n "$tls_parameter" ] && aws ssm get-parameter --region "$region" \
       --name "$tls_parameter" --with-decryption --query Parameter.Value --output text \
       > "$identity_file" 2>> "$log"; then

@@ -39,8 +39,8 @@ public abstract class HostSpawnerContract {
 
   /**
    * A context for a new transfer: a fresh secret (also in a file), a 60 s driver timeout, an
-   * expiry an hour away, and a heartbeat URI per site; backends override it to point the
-   * heartbeats at files their relays can see.
+   * expiry an hour away, a heartbeat URI per site and this JVM's TLS identity to share;
+   * backends override it to point the heartbeats at files their relays can see.
    */
   protected SpawnContext newContext() throws IOException {
     String transferId = UUID.randomUUID().toString();
