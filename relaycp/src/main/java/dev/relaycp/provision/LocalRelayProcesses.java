@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -67,12 +66,13 @@ public final class LocalRelayProcesses implements RelayProvisioner {
     requireNonNull(tlsIdentity, "tlsIdentity is null");
     List<Process> processes = new ArrayList<>();
     List<CompletableFuture<RelayAddress>> addresses = new ArrayList<>();
-    Optional<Path> identityFile = Optional.empty();
+    Optional<TlsIdentityFile> identityFile = Optional.empty();
     try {
       List<String> options = new ArrayList<>(relayOptions);
       if (tlsIdentity.isPresent()) {
-        identityFile = Optional.of(writeIdentity(tlsIdentity.get()));
-        options.addAll(List.of("--tls-identity-file", identityFile.get().toString()));
+        identityFile =
+            Optional.of(TlsIdentityFile.write(tlsIdentity.get(), ErrorCode.INTERNAL_ERROR));
+        options.addAll(List.of("--tls-identity-file", identityFile.get().path().toString()));
       }
       for (int index = 0; index < 2 * pairs; index++) {
         Process process = launch(secretFile, properties, options);
@@ -90,28 +90,7 @@ public final class LocalRelayProcesses implements RelayProvisioner {
       processes.forEach(LocalRelayProcesses::stop);
       throw e;
     } finally {
-      identityFile.ifPresent(LocalRelayProcesses::remove);
-    }
-  }
-
-  private static Path writeIdentity(TlsIdentity identity) {
-    try {
-      Path file = Files.createTempFile("relaycp-tls-", ".pem");
-      file.toFile().deleteOnExit();
-      identity.writeTo(file);
-      return file;
-    } catch (IOException e) {
-      throw new RelayCpException(ErrorCode.INTERNAL_ERROR, "cannot write the local relays' TLS"
-          + " identity to a temporary file: " + e.getMessage() + "; make java.io.tmpdir writable",
-          e);
-    }
-  }
-
-  private static void remove(Path file) {
-    try {
-      Files.deleteIfExists(file);
-    } catch (IOException e) {
-      LOG.warn("Cannot remove the local relays' TLS identity file {}: {}", file, e.getMessage());
+      identityFile.ifPresent(TlsIdentityFile::close);
     }
   }
 

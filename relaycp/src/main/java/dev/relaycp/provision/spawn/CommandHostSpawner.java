@@ -4,15 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.provision.TlsIdentityFile;
 import dev.relaycp.relay.RelayAddress;
-import dev.relaycp.relay.TlsIdentity;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,10 +62,10 @@ public final class CommandHostSpawner implements HostSpawner {
   private final Map<SpawnSlot, Process> running = new ConcurrentHashMap<>();
   private final Map<SpawnSlot, Boolean> released = new ConcurrentHashMap<>();
   /** The file holding the driver's TLS identity for the relays; empty without TLS. */
-  private final Optional<Path> tlsIdentityFile;
+  private final Optional<TlsIdentityFile> tlsIdentityFile;
 
   private CommandHostSpawner(String spawnCommand, Optional<String> releaseCommand,
-      SpawnContext context, Duration timeout, Optional<Path> tlsIdentityFile) {
+      SpawnContext context, Duration timeout, Optional<TlsIdentityFile> tlsIdentityFile) {
     this.spawnCommand = spawnCommand;
     this.releaseCommand = releaseCommand;
     this.context = context;
@@ -93,21 +91,8 @@ public final class CommandHostSpawner implements HostSpawner {
       throw new IllegalArgumentException("timeout must be positive, got " + timeout);
     }
     return new CommandHostSpawner(spawnCommand, releaseCommand.filter(text -> !text.isBlank()),
-        context, timeout, context.tlsIdentity().map(CommandHostSpawner::writeIdentity));
-  }
-
-  /** {@code identity} in a new file only this user may read; gone at close or at exit. */
-  private static Path writeIdentity(TlsIdentity identity) {
-    try {
-      Path file = Files.createTempFile("relaycp-tls-", ".pem");
-      file.toFile().deleteOnExit();
-      identity.writeTo(file);
-      return file;
-    } catch (IOException e) {
-      throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "cannot write the relays' TLS"
-          + " identity to a temporary file (" + e.getMessage() + "); make java.io.tmpdir"
-          + " writable", e);
-    }
+        context, timeout, context.tlsIdentity().map(
+            identity -> TlsIdentityFile.write(identity, ErrorCode.RELAY_START_FAILED)));
   }
 
   @Override
@@ -246,7 +231,7 @@ public final class CommandHostSpawner implements HostSpawner {
     environment.put("RELAYCP_DRIVER_TIMEOUT_SECONDS",
         Long.toString(context.driverTimeout().toSeconds()));
     tlsIdentityFile.ifPresent(
-        file -> environment.put("RELAYCP_TLS_IDENTITY_FILE", file.toString()));
+        file -> environment.put("RELAYCP_TLS_IDENTITY_FILE", file.path().toString()));
     String heartbeat = context.heartbeats().get(slot.site());
     if (heartbeat != null) {
       environment.put("RELAYCP_DRIVER_HEARTBEAT", heartbeat);
@@ -282,12 +267,6 @@ public final class CommandHostSpawner implements HostSpawner {
   @Override
   public void close() {
     running.keySet().forEach(this::end);
-    tlsIdentityFile.ifPresent(file -> {
-      try {
-        Files.deleteIfExists(file);
-      } catch (IOException e) {
-        LOG.warn("Cannot remove the relays' TLS identity file {}: {}", file, e.getMessage());
-      }
-    });
+    tlsIdentityFile.ifPresent(TlsIdentityFile::close);
   }
 }
