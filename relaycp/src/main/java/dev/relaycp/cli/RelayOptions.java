@@ -9,7 +9,6 @@ import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.provision.YarnRelays;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.RelayTls;
-import dev.relaycp.relay.TlsIdentity;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.RouteSource;
 import dev.relaycp.transfer.SourceTree;
@@ -181,10 +180,12 @@ public final class RelayOptions {
       }, starting::close);
     }
     if (localPairs.isPresent()) {
-      Optional<TlsIdentity> identity = RelayKeys.RELAY_TLS.from(configuration)
-          ? RelayTls.identityToShare() : Optional.empty();
+      boolean tls = RelayKeys.RELAY_TLS.from(configuration);
+      // The identity is taken once the listing is done, as the relays start: the driver makes
+      // it in the background from there, so that the listing does not wait for it.
       return RelaysForListing.of(tree -> LocalRelayProcesses.start(
-          localPairs.get().applyAsInt(tree), secret.file(), properties, List.of(), identity));
+          localPairs.get().applyAsInt(tree), secret.file(), properties, List.of(),
+          tls ? RelayTls.identityToShare() : Optional.empty()));
     }
     StaticRelays running = StaticRelays.of(running(relays), running(destinationRelays))
         .ofThisBuild(RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration));
