@@ -6,11 +6,9 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -127,13 +125,7 @@ public record TlsIdentity(PrivateKey key, X509Certificate certificate) {
 
   /** Writes the key and certificate as PEM to {@code file}, readable by its owner only. */
   public void writeTo(Path file) throws IOException {
-    requireNonNull(file, "file is null");
-    Files.deleteIfExists(file);
-    Files.createFile(file, PosixFilePermissions.asFileAttribute(
-        PosixFilePermissions.fromString("rw-------")));
-    try (OutputStream out = Files.newOutputStream(file)) {
-      out.write(pem().getBytes(StandardCharsets.US_ASCII));
-    }
+    OwnerOnlyFile.write(file, pem().getBytes(StandardCharsets.US_ASCII));
   }
 
   /** The key (PKCS #8) and the certificate, each as a PEM block, as {@link #read} reads them. */

@@ -4,13 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -78,12 +78,9 @@ public final class TransferSecret {
 
   /** Writes the secret as hex to {@code file}, readable and writable by its owner only. */
   public void writeTo(Path file) throws IOException {
-    Files.deleteIfExists(file);
-    Files.createFile(file, PosixFilePermissions.asFileAttribute(
-        PosixFilePermissions.fromString("rw-------")));
-    try (OutputStream out = Files.newOutputStream(file)) {
-      writeTo(out);
-    }
+    ByteArrayOutputStream hex = new ByteArrayOutputStream();
+    writeTo(hex);
+    OwnerOnlyFile.write(file, hex.toByteArray());
   }
 
   /**
