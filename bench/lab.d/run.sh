@@ -489,7 +489,9 @@ record_start_cpu() {
   done
   pid=$(cat "$LAB_DIR/pids/$h.relay" 2>/dev/null) || return 0
   [[ -r /proc/$pid/stat ]] || return 0
-  awk -v h="$h" -v hz="$(getconf CLK_TCK)" '{ printf "%s %.2f\n", h, ($14 + $15) / hz }' \
+  # Its host, its JVM's CPU seconds and the time when it was seen listening.
+  awk -v h="$h" -v hz="$(getconf CLK_TCK)" -v at="$(date +%s.%N)" \
+    '{ printf "%s %.2f %s\n", h, ($14 + $15) / hz, at }' \
     "/proc/$pid/stat" >> "$LAB_DIR/spawned.start-cpu"
 }
 
@@ -622,7 +624,9 @@ run_relaycp() {
 import json, sys
 r = json.load(open(sys.argv[1]))
 r["spawned_up_at"] = {h: float(t) for h, t in (l.split() for l in open(sys.argv[3]) if l.strip())}
-r["spawned_start_cpu_s"] = {h: float(c) for h, c in (l.split() for l in open(sys.argv[4]) if l.strip())}
+starts = [l.split() for l in open(sys.argv[4]) if l.strip()]
+r["spawned_start_cpu_s"] = {f[0]: float(f[1]) for f in starts}
+r["spawned_listening_at"] = {f[0]: float(f[2]) for f in starts if len(f) > 2}
 for line in reversed(open(sys.argv[2]).read().splitlines()):
     try:
         r["relaycp_summary"] = json.loads(line); break

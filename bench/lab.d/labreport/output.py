@@ -197,6 +197,50 @@ def link_text(name, rate, share, cap, full=None):
     return text if full is None else f"{text}, full {bound}{100 * full:.0f}% of the time"
 
 
+def seconds_range(epochs, started):
+    """Epoch times as 'a-b' seconds after `started` (one figure if they agree), or '–'."""
+    if not epochs or started is None:
+        return "–"
+    low, high = min(epochs) - started, max(epochs) - started
+    return fmt(low) if round(low, 1) == round(high, 1) else f"{fmt(low)}-{fmt(high)}"
+
+
+def relays_markdown(runs):
+    """relaycp's relays: containers, their start, the spawned hosts' and relays' timeline."""
+    rows = []
+    for r in runs:
+        summary = r.get("relaycp_summary") or {}
+        if r["tool"] != "relaycp" or not summary:
+            continue
+        started = summary.get("relaysStarted") or {}
+        joined = [route.get("joinedSeconds") for route in summary.get("routeRates") or []
+                  if route.get("joinedSeconds") is not None]
+        rows.append("| " + " | ".join([
+            r["dataset"], str(r["k"]), summary.get("provisioner", "static"),
+            f"{started.get('src', '–')} / {started.get('dst', '–')}",
+            fmt((summary.get("phaseSeconds") or {}).get("relays")),
+            seconds_range(list((r.get("spawned_up_at") or {}).values()), r.get("started_at")),
+            seconds_range(list((r.get("spawned_listening_at") or {}).values()),
+                          r.get("started_at")),
+            fmt(max(joined) if joined else None),
+            fmt(summary.get("localReadFraction"), 3), str(summary.get("routesDropped", "–"))]) + " |")
+    if not rows:
+        return []
+    return ["", "## relaycp's relays", "",
+            "Containers started (src / dst) and their start-up: the first pair is relaycp's"
+            " `relays` phase, from the end of the listing until one relay of each site had"
+            " announced itself, when the copy starts. Spawned hosts up: when their boot delay"
+            " ended and they joined their site; spawned relays listening: when each spawned"
+            " relay's JVM had started and listened (seen four times a second); the last route"
+            " joined: when the driver had both relays of the last pair answering, all in seconds"
+            " after the copy began (listing included), the copy running meanwhile on the routes"
+            " already up. The copy's seconds above include them. Local reads: the share of bytes"
+            " a relay read on a datanode holding them.", "",
+            "| dataset | k | provisioner | containers | first pair s | spawned hosts up s |"
+            " spawned relays listening s | last route joined s | local reads | routes dropped |",
+            "|---|---|---|---|---|---|---|---|---|---|"] + rows
+
+
 def links_markdown(runs):
     """Each copy's links over its steady window (labreport/links.py): the links that bound its
     limit as measured, and the fullest; nothing when no run sampled its links."""
@@ -299,31 +343,7 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
               for r in runs if "status" not in r and r.get("limit_bound_by")]
     if bounds:
         md += ["", "What bounds each copy's physical limit (a minimum cut of the flow):", ""] + bounds
-    relay_rows = []
-    for r in runs:
-        summary = r.get("relaycp_summary") or {}
-        if r["tool"] != "relaycp" or not summary:
-            continue
-        started = summary.get("relaysStarted") or {}
-        joined = [route.get("joinedSeconds") for route in summary.get("routeRates") or []
-                  if route.get("joinedSeconds") is not None]
-        relay_rows.append("| " + " | ".join([
-            r["dataset"], str(r["k"]), summary.get("provisioner", "static"),
-            f"{started.get('src', '–')} / {started.get('dst', '–')}",
-            fmt((summary.get("phaseSeconds") or {}).get("relays")),
-            fmt(max(joined) if joined else None),
-            fmt(summary.get("localReadFraction"), 3), str(summary.get("routesDropped", "–"))]) + " |")
-    if relay_rows:
-        md += ["", "## relaycp's relays", "",
-               "Containers started (src / dst) and their start-up: the first pair is relaycp's"
-               " `relays` phase, from the end of the listing until one relay of each site had"
-               " announced itself, when the copy starts; the last route joined that many seconds"
-               " after the copy began (listing included), the copy running meanwhile on the"
-               " routes already up. The copy's seconds above include both. Local reads: the share"
-               " of bytes a relay read on a datanode holding them.", "",
-               "| dataset | k | provisioner | containers | first pair s | last route joined s |"
-               " local reads | routes dropped |",
-               "|---|---|---|---|---|---|---|---|"] + relay_rows
+    md += relays_markdown(runs)
     md += links_markdown(runs)
     md += cpu_markdown(runs)
     md += ["", "## Checks", ""] + [f"- {'PASS' if ok else 'FAIL'} {c}" for c, ok in checks_found]

@@ -119,3 +119,23 @@ def test_the_cpu_against_the_probes_is_one_sentence_over_the_copies_that_have_it
 
     assert "imply for as many files (every process but the lab's tools): S 1.05x." in text
     assert output.cpu_against_probes_text(runs[1:]) is None
+
+
+def test_the_relays_table_gives_when_spawned_hosts_came_up_and_their_relays_listened():
+    spawned = {"dataset": "S", "tool": "relaycp", "k": 1, "started_at": 1000.0,
+               "spawned_up_at": {"src-sp1": 1026.0, "dst-sp1": 1026.4},
+               "spawned_listening_at": {"src-sp1": 1041.25, "dst-sp1": 1047.5},
+               "relaycp_summary": {"provisioner": "yarn+exec", "relaysStarted": {"src": 4, "dst": 4},
+                                   "phaseSeconds": {"relays": 6.1}, "localReadFraction": 0.59,
+                                   "routesDropped": 0,
+                                   "routeRates": [{"joinedSeconds": 8.8}, {"joinedSeconds": 52.3}]}}
+    alone = {"dataset": "S", "tool": "relaycp", "k": 0, "started_at": 2000.0,
+             "relaycp_summary": {"provisioner": "yarn", "relaysStarted": {"src": 3, "dst": 3},
+                                 "phaseSeconds": {"relays": 3.9}, "localReadFraction": 0.993,
+                                 "routesDropped": 0, "routeRates": [{"joinedSeconds": 5.4}]}}
+
+    md = output.relays_markdown([alone, spawned, {"dataset": "S", "tool": "distcp", "k": 0}])
+
+    assert "| S | 0 | yarn | 3 / 3 | 3.9 | – | – | 5.4 | 0.993 | 0 |" in md
+    assert "| S | 1 | yarn+exec | 4 / 4 | 6.1 | 26.0-26.4 | 41.2-47.5 | 52.3 | 0.590 | 0 |" in md
+    assert output.relays_markdown([{"dataset": "S", "tool": "distcp", "k": 0}]) == []
