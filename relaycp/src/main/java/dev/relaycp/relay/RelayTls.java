@@ -135,8 +135,9 @@ public final class RelayTls {
    * Starts making this process's identity (an EC key, a certificate, two TLS contexts: a
    * second of CPU in a fresh JVM) on a thread of its own, so that it is ready when the first
    * connection needs it. A relay calls this as it starts, beside its other preparation; a
-   * driver as it waits for its relays. Without it the identity is made on the first
-   * connection, in the path of the copy's first bytes, in each relay it goes through.
+   * driver as it lists the source, before it asks for relays. Without it the identity is made
+   * on the first connection, in the path of the copy's first bytes, in each relay it goes
+   * through.
    */
   public static void prepareInBackground() {
     Thread preparing = new Thread(() -> {

@@ -107,6 +107,11 @@ public final class CopyDriver {
     requireNonNull(secret, "secret is null");
     requireNonNull(progress, "progress is null");
     long started = System.nanoTime();
+    if (RelayKeys.RELAY_TLS.from(opener.configuration())) {
+      // Made while the source is listed, a wait on its namenode: spawned relays are asked for
+      // with it (they adopt it) and routes connect with it, both once the listing is done.
+      RelayTls.prepareInBackground();
+    }
     SyncSettings sync = settings.sync();
     FileSystem source = opener.open(settings.source());
     FileSystem destination = opener.open(settings.destination());
@@ -153,10 +158,6 @@ public final class CopyDriver {
     List<Chunk> chunks = new Chunker(settings.blocksPerChunk()).chunk(tree.files());
     PhaseClock phases = new PhaseClock(started);
     phases.end("listing");
-    if (RelayKeys.RELAY_TLS.from(opener.configuration())) {
-      // Made while the relays start, not when the first route connects.
-      RelayTls.prepareInBackground();
-    }
     LOG.info("Transfer {}: {} files, {} bytes, {} chunks; {} files skipped as equal",
         transferId, tree.files().size(), tree.totalBytes(), chunks.size(),
         update.skipped().size());

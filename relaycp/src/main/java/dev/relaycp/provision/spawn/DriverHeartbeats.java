@@ -2,13 +2,18 @@ package dev.relaycp.provision.spawn;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -55,15 +60,37 @@ public final class DriverHeartbeats implements AutoCloseable {
       FileSystem fileSystem = site.getValue();
       Path file = fileSystem.makeQualified(new Path(new Path(new Path(stagingDirectory, user),
           transferId + "-spawned"), "heartbeat"));
-      HeartbeatFile heartbeat = HeartbeatFile.at(fileSystem, file);
+      files.put(site.getKey(), HeartbeatFile.at(fileSystem, file));
+      fileSystems.put(site.getKey(), fileSystem);
+    }
+    // Each site's file is made at once, not one after the other: the hosts are asked for only
+    // once both exist, and each is a few namenode calls, one of them across the WAN.
+    Map<String, CompletableFuture<Void>> made = new LinkedHashMap<>();
+    files.forEach((site, heartbeat) -> made.put(site, CompletableFuture.runAsync(() -> {
       try {
         heartbeat.create();
       } catch (IOException e) {
-        files.forEach((name, made) -> remove(fileSystems.get(name), made));
-        throw HadoopFailures.translate(e, "creating the spawned relays' heartbeat " + file);
+        throw new UncheckedIOException(e);
       }
-      files.put(site.getKey(), heartbeat);
-      fileSystems.put(site.getKey(), fileSystem);
+    }, DriverHeartbeats::onThreadOfItsOwn)));
+    RelayCpException failure = null;
+    for (Map.Entry<String, CompletableFuture<Void>> site : made.entrySet()) {
+      try {
+        site.getValue().join();
+      } catch (CompletionException e) {
+        if (failure == null) {
+          Path file = files.get(site.getKey()).path();
+          failure = e.getCause() instanceof UncheckedIOException io
+              ? HadoopFailures.translate(io.getCause(),
+                  "creating the spawned relays' heartbeat " + file)
+              : new RelayCpException(ErrorCode.INTERNAL_ERROR,
+                  "creating the spawned relays' heartbeat " + file + " failed", e.getCause());
+        }
+      }
+    }
+    if (failure != null) {
+      files.forEach((site, heartbeat) -> remove(fileSystems.get(site), heartbeat));
+      throw failure;
     }
     DriverHeartbeats heartbeats = new DriverHeartbeats(files, fileSystems, period, alsoEachBeat);
     heartbeats.beater.start();
@@ -104,6 +131,13 @@ public final class DriverHeartbeats implements AutoCloseable {
   public void close() {
     beater.interrupt();
     files.forEach((site, file) -> remove(fileSystems.get(site), file));
+  }
+
+  /** Runs {@code task} on a daemon thread of its own (the common pool may have one thread). */
+  private static void onThreadOfItsOwn(Runnable task) {
+    Thread thread = new Thread(task, "spawned-relays-heartbeat-create");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   private static void remove(FileSystem fileSystem, HeartbeatFile file) {
