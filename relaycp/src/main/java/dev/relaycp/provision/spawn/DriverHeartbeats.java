@@ -2,15 +2,14 @@ package dev.relaycp.provision.spawn;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.relaycp.error.ErrorCode;
-import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -65,26 +64,22 @@ public final class DriverHeartbeats implements AutoCloseable {
     }
     // Each site's file is made at once, not one after the other: the hosts are asked for only
     // once both exist, and each is a few namenode calls, one of them across the WAN.
-    Map<String, CompletableFuture<Void>> made = new LinkedHashMap<>();
-    files.forEach((site, heartbeat) -> made.put(site, CompletableFuture.runAsync(() -> {
+    List<CompletableFuture<Void>> made = new ArrayList<>();
+    files.values().forEach(heartbeat -> made.add(CompletableFuture.runAsync(() -> {
       try {
         heartbeat.create();
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw HadoopFailures.translate(e, "creating the spawned relays' heartbeat "
+            + heartbeat.path());
       }
     }, DriverHeartbeats::onThreadOfItsOwn)));
-    RelayCpException failure = null;
-    for (Map.Entry<String, CompletableFuture<Void>> site : made.entrySet()) {
+    RuntimeException failure = null;
+    for (CompletableFuture<Void> creating : made) {
       try {
-        site.getValue().join();
+        creating.join();
       } catch (CompletionException e) {
         if (failure == null) {
-          Path file = files.get(site.getKey()).path();
-          failure = e.getCause() instanceof UncheckedIOException io
-              ? HadoopFailures.translate(io.getCause(),
-                  "creating the spawned relays' heartbeat " + file)
-              : new RelayCpException(ErrorCode.INTERNAL_ERROR,
-                  "creating the spawned relays' heartbeat " + file + " failed", e.getCause());
+          failure = e.getCause() instanceof RuntimeException cause ? cause : e;
         }
       }
     }
