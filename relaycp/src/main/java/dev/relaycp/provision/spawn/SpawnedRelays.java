@@ -244,6 +244,11 @@ public final class SpawnedRelays implements RelayProvisioner {
   /** Releases everything on Ctrl-C or SIGTERM, as the copy's own end would. */
   private final Runnable shutdownHook = this::close;
   private volatile boolean closed;
+  /**
+   * Set once the copy has every byte ({@link #awaitBackgroundWork}): from then on no host is
+   * asked for, none joins, and one that fails because it was released is not replaced.
+   */
+  private volatile boolean copyEnded;
   /** Held for the whole of {@link #close}, apart from this object's lock, which waits take. */
   private final Object closeLock = new Object();
 
@@ -304,7 +309,7 @@ public final class SpawnedRelays implements RelayProvisioner {
       for (CompletableFuture<Optional<Candidate>> pair : pairs) {
         pair.exceptionally(failure -> Optional.empty()).join().ifPresent(up::add);
       }
-      if (request.pretest().isPresent() && !closed) {
+      if (request.pretest().isPresent() && stillWanted()) {
         keepFastest(up);
       }
     } catch (RuntimeException e) {
@@ -322,7 +327,7 @@ public final class SpawnedRelays implements RelayProvisioner {
         CompletableFuture.supplyAsync(() -> bringUpHost(SpawnSlot.SOURCE_SITE), pool);
     Optional<Tracked> writer = bringUpHost(SpawnSlot.DESTINATION_SITE);
     Optional<Tracked> source = reader.join();
-    if (source.isPresent() && writer.isPresent() && !closed) {
+    if (source.isPresent() && writer.isPresent() && stillWanted()) {
       return Optional.of(new Candidate(source.get(), writer.get()));
     }
     source.ifPresent(this::release);
@@ -332,13 +337,13 @@ public final class SpawnedRelays implements RelayProvisioner {
 
   /** One host of {@code site} whose relay answers, trying a second host if the first fails. */
   private Optional<Tracked> bringUpHost(String site) {
-    for (int attempt = 0; attempt < 2 && !closed; attempt++) {
+    for (int attempt = 0; attempt < 2 && stillWanted(); attempt++) {
       Tracked tracked = new Tracked(request.context().slot(site,
           nextSlot.get(site).getAndIncrement()));
       hosts.add(tracked);
       try {
         tracked.host = request.spawner().spawn(tracked.slot);
-        if (closed) {
+        if (!stillWanted()) {
           release(tracked);
           return Optional.empty();
         }
@@ -348,7 +353,11 @@ public final class SpawnedRelays implements RelayProvisioner {
             tracked.host.address(), (tracked.answeredAt - tracked.requestedAt) / 1_000_000);
         return Optional.of(tracked);
       } catch (RuntimeException e) {
-        if (closed) {
+        if (!stillWanted()) {
+          // Released by the copy's end while it started: its connection closed or its wait was
+          // interrupted for that reason, not for a fault of its own.
+          LOG.debug("Spawned relay {} was released before it answered: {}", tracked.slot,
+              e.getMessage());
           release(tracked);
           return Optional.empty();
         }
@@ -421,7 +430,7 @@ public final class SpawnedRelays implements RelayProvisioner {
   private void join(Candidate candidate) {
     Route route;
     synchronized (this) {
-      if (closed) {
+      if (!stillWanted()) {
         return;
       }
       route = new Route(FIRST_ROUTE_ID + routes.size(), candidate.reader().host.address(),
@@ -434,6 +443,11 @@ public final class SpawnedRelays implements RelayProvisioner {
     LOG.info("Spawned pair {} and {} joins as {}", candidate.reader().slot,
         candidate.writer().slot, route);
     listeners.forEach(listener -> listener.accept(route));
+  }
+
+  /** Whether more spawned routes may still serve the copy: it is neither over nor closed. */
+  private boolean stillWanted() {
+    return !closed && !copyEnded;
   }
 
   private void release(Tracked tracked) {
@@ -456,6 +470,13 @@ public final class SpawnedRelays implements RelayProvisioner {
   @Override
   public void awaitBackgroundWork() {
     if (!closed) {
+      synchronized (this) {
+        copyEnded = true;
+        notifyAll();
+      }
+      // Interrupts the spawns still under way, as close does: a host still booting is released
+      // as its spawn ends, not left to bill until the copy's close.
+      pool.shutdownNow();
       releaseTogether(started());
     }
     base.ifPresent(RouteSource::awaitBackgroundWork);
@@ -523,7 +544,8 @@ public final class SpawnedRelays implements RelayProvisioner {
 
   @Override
   public boolean mayJoin() {
-    return !closed && (!settled.isDone() || base.map(RouteSource::mayJoin).orElse(false));
+    return !closed && ((!copyEnded && !settled.isDone())
+        || base.map(RouteSource::mayJoin).orElse(false));
   }
 
   @Override

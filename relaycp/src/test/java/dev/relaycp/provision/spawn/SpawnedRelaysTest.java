@@ -121,6 +121,47 @@ class SpawnedRelaysTest {
     }
   }
 
+  /**
+   * The copy's end releases the hosts still starting. A relay stopped that way closes the
+   * driver's handshake, which is no fault of the host: it must not be replaced by a new host
+   * (on a cloud, an instance billed for nothing), nor may another route join.
+   */
+  @Test
+  void aHostReleasedByTheCopysEndBeforeItAnsweredIsNotReplaced() throws Exception {
+    int pairs = 1;
+    try (StoppingRelay relay = new StoppingRelay()) {
+      StoppingSpawner spawner = new StoppingSpawner(relay);
+      TransferSecret secret = TransferSecret.generate();
+      SpawnContext context = new SpawnContext("transfer-1", secret, temporary.resolve("secret"),
+          Duration.ofSeconds(60), Instant.now().plusSeconds(3600), Map.of(), Optional.empty());
+      SpawnedRelays relays = SpawnedRelays.start(() -> Optional.of(RouteSource.fixed(List.of())),
+          new SpawnedRelays.Request(spawner, context, pairs, Duration.ofSeconds(60),
+              Optional.empty(), false),
+          secret, () -> { });
+      try {
+        assertThat(relay.awaitAccepted(2 * pairs, 30)).as("both hosts' relays were called")
+            .isTrue();
+
+        relays.awaitBackgroundWork();
+
+        assertThat(relays.mayJoin()).as("a route may still join after the copy's end").isFalse();
+        assertThat(relay.awaitDriverGone(30)).as("the driver gave up its handshakes").isTrue();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (spawner.spawned.get() == 2 * pairs && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+        assertThat(spawner.spawned.get()).as("hosts asked for").isEqualTo(2 * pairs);
+        assertThat(relays.hosts()).allSatisfy(host -> {
+          assertThat(host.failure()).as("failure of " + host.slot()).isEmpty();
+          assertThat(host.released()).as("released " + host.slot()).isTrue();
+        });
+      } finally {
+        relays.close();
+      }
+      assertThat(spawner.spawned.get()).as("hosts asked for, once closed").isEqualTo(2 * pairs);
+    }
+  }
+
   private static int answeredCount(List<Socket> answered) {
     synchronized (answered) {
       return answered.size();
@@ -209,6 +250,132 @@ class SpawnedRelaysTest {
         Thread.currentThread().interrupt();
       }
       released.incrementAndGet();
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /**
+   * Every spawned host's relay: it accepts connections and says nothing, and stops (closes its
+   * side of every connection) when its host is released, as a relay killed on its host does.
+   */
+  private static final class StoppingRelay implements AutoCloseable {
+    private final ServerSocket server =
+        new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    private final List<Socket> accepted = new ArrayList<>();
+    private final List<Socket> stopped = new ArrayList<>();
+    private final AtomicInteger driverGone = new AtomicInteger();
+
+    StoppingRelay() throws IOException {
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) {
+            Socket socket = server.accept();
+            synchronized (accepted) {
+              accepted.add(socket);
+              accepted.notifyAll();
+            }
+          }
+        } catch (IOException closed) {
+          // the test is over
+        }
+      }, "stopping-relay");
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    RelayAddress address() {
+      return RelayAddress.of("127.0.0.1", server.getLocalPort());
+    }
+
+    boolean awaitAccepted(int connections, int seconds) throws InterruptedException {
+      long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(seconds);
+      synchronized (accepted) {
+        while (accepted.size() < connections && System.currentTimeMillis() < deadline) {
+          accepted.wait(50);
+        }
+        return accepted.size() >= connections;
+      }
+    }
+
+    /** Ends the relay's side of every connection and watches for the driver to close its own. */
+    void stop() {
+      synchronized (accepted) {
+        for (Socket socket : accepted) {
+          if (stopped.contains(socket)) {
+            continue;
+          }
+          stopped.add(socket);
+          try {
+            socket.shutdownOutput();
+          } catch (IOException gone) {
+            driverGone.incrementAndGet();
+            continue;
+          }
+          Thread watcher = new Thread(() -> {
+            try {
+              while (socket.getInputStream().read() >= 0) {
+                // the driver's handshake bytes, if any
+              }
+            } catch (IOException reset) {
+              // closed as well
+            }
+            driverGone.incrementAndGet();
+          }, "stopping-relay-watcher");
+          watcher.setDaemon(true);
+          watcher.start();
+        }
+      }
+    }
+
+    /** Whether the driver has closed every connection the relay had accepted. */
+    boolean awaitDriverGone(int seconds) throws InterruptedException {
+      long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(seconds);
+      int connections;
+      synchronized (accepted) {
+        connections = accepted.size();
+      }
+      while (driverGone.get() < connections && System.currentTimeMillis() < deadline) {
+        Thread.sleep(20);
+      }
+      return driverGone.get() >= connections;
+    }
+
+    @Override
+    public void close() throws IOException {
+      server.close();
+      synchronized (accepted) {
+        for (Socket socket : accepted) {
+          socket.close();
+        }
+      }
+    }
+  }
+
+  /** A backend whose hosts all run the one {@link StoppingRelay}; a release stops it. */
+  private static final class StoppingSpawner implements HostSpawner {
+    private final StoppingRelay relay;
+    final AtomicInteger spawned = new AtomicInteger();
+
+    StoppingSpawner(StoppingRelay relay) {
+      this.relay = relay;
+    }
+
+    @Override
+    public String backend() {
+      return "test";
+    }
+
+    @Override
+    public SpawnedHost spawn(SpawnSlot slot) {
+      spawned.incrementAndGet();
+      return new SpawnedHost(slot, relay.address(), "host-" + slot.site() + "-" + slot.slot(), "");
+    }
+
+    @Override
+    public void release(SpawnedHost host) {
+      relay.stop();
     }
 
     @Override
