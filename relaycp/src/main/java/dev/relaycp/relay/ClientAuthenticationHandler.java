@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * secret for the relay's nonce and this connection's TLS binding, and a nonce of its own;
  * completes {@code authenticated} once the relay has proven the secret in turn (for both
  * nonces and the binding), then leaves the pipeline. If the relay closes the connection
- * instead, the secret was wrong (or the peer is no relay of this transfer).
+ * instead, the secret was wrong (or the peer is no relay of this transfer), or the relay
+ * stopped: a close says nothing more, so the failure names both.
  */
 final class ClientAuthenticationHandler extends SimpleChannelInboundHandler<RelayMessage> {
   private final TransferSecret secret;
@@ -63,9 +64,9 @@ final class ClientAuthenticationHandler extends SimpleChannelInboundHandler<Rela
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     fail(ctx, new RelayCpException(ErrorCode.RELAY_AUTHENTICATION_FAILED,
-        "relay " + address + " closed the connection during the handshake; "
-            + "give the driver and the relay the same --secret-file (and the same"
-            + " relaycp.relay.tls)"));
+        "relay " + address + " closed the connection during the handshake: it refused this"
+            + " driver's secret, or it stopped; give the driver and the relay the same"
+            + " --secret-file (and the same relaycp.relay.tls), and check that the relay runs"));
     ctx.fireChannelInactive();
   }
 
