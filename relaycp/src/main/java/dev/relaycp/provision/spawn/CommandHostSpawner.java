@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.provision.TlsIdentityFile;
+import dev.relaycp.provision.Uninterrupted;
 import dev.relaycp.relay.RelayAddress;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -169,6 +170,11 @@ public final class CommandHostSpawner implements HostSpawner {
     if (released.putIfAbsent(host.slot(), Boolean.TRUE) != null) {
       return;
     }
+    Uninterrupted.run(() -> runRelease(host));
+  }
+
+  /** Runs the release command and ends the spawn command's process, waiting for both. */
+  private void runRelease(SpawnedHost host) {
     if (releaseCommand.isPresent()) {
       String command = substitute(releaseCommand.get(), host.slot(),
           Map.of("{address}", host.address().toString(), "{handle}", host.handle()));

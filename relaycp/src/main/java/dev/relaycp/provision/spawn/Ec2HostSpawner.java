@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.provision.Uninterrupted;
 import dev.relaycp.relay.RelayAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -355,7 +356,12 @@ public final class Ec2HostSpawner implements HostSpawner {
     return settings.usePrivateAddress() ? "private" : "public";
   }
 
+  /** Terminates the instance, also from an interrupted thread ({@link Uninterrupted}). */
   private void terminate(String region, String instanceId) {
+    Uninterrupted.run(() -> terminateNow(region, instanceId));
+  }
+
+  private void terminateNow(String region, String instanceId) {
     try {
       clients.ec2(region).terminateInstances(request -> request.instanceIds(instanceId));
       LOG.info("Terminated relay host {} in {}", instanceId, region);
@@ -415,7 +421,12 @@ public final class Ec2HostSpawner implements HostSpawner {
     }
   }
 
+  /** Deletes the region's parameters, also from an interrupted thread ({@link Uninterrupted}). */
   private void deleteParameters(String region) {
+    Uninterrupted.run(() -> deleteParametersNow(region));
+  }
+
+  private void deleteParametersNow(String region) {
     for (String name : parameterNames()) {
       try {
         clients.ssm(region).deleteParameter(request -> request.name(name));

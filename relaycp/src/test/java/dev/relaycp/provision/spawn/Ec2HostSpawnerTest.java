@@ -13,6 +13,8 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
@@ -231,6 +233,47 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
         .singleElement()
         .satisfies(instance -> assertThat(instance.state().name())
             .isEqualTo(InstanceStateName.TERMINATED));
+  }
+
+  /**
+   * The copy's end (or Ctrl-C) interrupts a spawn whose host still boots; the spawn then
+   * terminates the instance from that interrupted thread, which the SDK refuses unless the
+   * interrupt is set aside.
+   */
+  @Test
+  void aSpawnInterruptedWhileItsHostBootsTerminatesIt() throws Exception {
+    // No address ever comes, so the spawn waits until it is interrupted.
+    configuration.set(Ec2Settings.ASSOCIATE_PUBLIC_ADDRESS, "false");
+    configuration.set(Ec2Settings.START_TIMEOUT, "120");
+    SpawnContext context = newContext();
+    HostSpawner spawner = open(context);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread spawning = new Thread(() -> {
+      try {
+        spawner.spawn(context.slot(SpawnSlot.SOURCE_SITE, 0));
+      } catch (Throwable e) {
+        failure.set(e);
+      }
+    }, "spawning");
+    spawning.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (instances(MotoServer.SOURCE_REGION, context.transferId()).isEmpty()
+        && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(instances(MotoServer.SOURCE_REGION, context.transferId()))
+        .as("the instance, launched").hasSize(1);
+
+    spawning.interrupt();
+    spawning.join(30_000);
+
+    assertThat(spawning.isAlive()).as("the spawn, still running").isFalse();
+    assertThat(failure.get()).isInstanceOfSatisfying(RelayCpException.class,
+        interrupted -> assertThat(interrupted.code()).isEqualTo(ErrorCode.INTERRUPTED));
+    assertThat(instances(MotoServer.SOURCE_REGION, context.transferId()))
+        .singleElement()
+        .satisfies(instance -> assertThat(instance.state().name())
+            .isIn(InstanceStateName.SHUTTING_DOWN, InstanceStateName.TERMINATED));
   }
 
   @Test

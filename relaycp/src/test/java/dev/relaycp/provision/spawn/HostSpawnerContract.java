@@ -100,6 +100,28 @@ public abstract class HostSpawnerContract {
     assertReleased(host);
   }
 
+  /**
+   * A copy that ends or is stopped while hosts boot interrupts their spawns, and the host is
+   * then released from the interrupted thread: the release must still stop it.
+   */
+  @Test
+  void releaseFromAnInterruptedThreadStopsTheHostAndKeepsTheInterrupt() throws Exception {
+    SpawnContext context = newContext();
+    HostSpawner spawner = open(context);
+    SpawnedHost host = spawner.spawn(context.slot(SpawnSlot.SOURCE_SITE, 0));
+
+    boolean keptInterrupt;
+    Thread.currentThread().interrupt();
+    try {
+      spawner.release(host);
+    } finally {
+      keptInterrupt = Thread.interrupted();
+    }
+
+    assertThat(keptInterrupt).as("the caller's interrupt, kept").isTrue();
+    assertReleased(host);
+  }
+
   @Test
   void releaseAfterCloseIsSafe() throws Exception {
     SpawnContext context = newContext();
