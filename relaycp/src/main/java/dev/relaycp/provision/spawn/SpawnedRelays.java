@@ -30,10 +30,12 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
@@ -215,6 +217,8 @@ public final class SpawnedRelays implements RelayProvisioner {
     final SpawnSlot slot;
     final long requestedAt = System.nanoTime();
     volatile SpawnedHost host;
+    /** Whether the backend's spawn has returned or thrown: until then there is nothing to stop. */
+    volatile boolean spawnEnded;
     volatile long answeredAt;
     volatile long releasedAt;
     volatile Outcome outcome = Outcome.UNUSED;
@@ -240,6 +244,8 @@ public final class SpawnedRelays implements RelayProvisioner {
   private final Map<String, AtomicInteger> nextSlot = Map.of(
       SpawnSlot.SOURCE_SITE, new AtomicInteger(), SpawnSlot.DESTINATION_SITE, new AtomicInteger());
   private final CompletableFuture<Void> settled = new CompletableFuture<>();
+  /** The first failure to bring a host up or to pre-test the pairs, for {@link #routes}. */
+  private final AtomicReference<RuntimeException> firstFailure = new AtomicReference<>();
   private final AutoCloseable heartbeats;
   /** Releases everything on Ctrl-C or SIGTERM, as the copy's own end would. */
   private final Runnable shutdownHook = this::close;
@@ -310,9 +316,25 @@ public final class SpawnedRelays implements RelayProvisioner {
         pair.exceptionally(failure -> Optional.empty()).join().ifPresent(up::add);
       }
       if (request.pretest().isPresent() && stillWanted()) {
-        keepFastest(up);
+        try {
+          keepFastest(up);
+        } catch (RuntimeException e) {
+          // No pair was measured, so none joins: every host that came up is stopped now, not
+          // left to bill, idle, until the copy's end.
+          for (Candidate candidate : up) {
+            if (candidate.reader().outcome == Outcome.ROUTED) {
+              continue;
+            }
+            candidate.reader().failure = "pre-test failed: " + e.getMessage();
+            candidate.writer().failure = "pre-test failed: " + e.getMessage();
+            release(candidate.reader());
+            release(candidate.writer());
+          }
+          throw e;
+        }
       }
     } catch (RuntimeException e) {
+      firstFailure.compareAndSet(null, e);
       LOG.warn("Spawning relays failed: {}", e.getMessage(), e);
     } finally {
       settled.complete(null);
@@ -342,7 +364,11 @@ public final class SpawnedRelays implements RelayProvisioner {
           nextSlot.get(site).getAndIncrement()));
       hosts.add(tracked);
       try {
-        tracked.host = request.spawner().spawn(tracked.slot);
+        try {
+          tracked.host = request.spawner().spawn(tracked.slot);
+        } finally {
+          tracked.spawnEnded = true;
+        }
         if (!stillWanted()) {
           release(tracked);
           return Optional.empty();
@@ -363,13 +389,21 @@ public final class SpawnedRelays implements RelayProvisioner {
         }
         boolean timedOut = tracked.host != null && e instanceof RelayCpException relay
             && relay.code() == ErrorCode.RELAY_UNREACHABLE;
+        // A refusal that another host would meet as well (a setting the backend refuses, a
+        // relay that refuses the secret) is not tried again on a second, billed host.
+        boolean another = attempt == 0
+            && !(e instanceof RelayCpException relay && !relay.code().retryable());
         tracked.outcome = timedOut ? Outcome.TIMED_OUT : Outcome.FAILED;
         tracked.failure = e.getMessage();
+        firstFailure.compareAndSet(null, e);
         LOG.warn("Spawned relay {} {}: {}; {}", tracked.slot,
             timedOut ? "did not answer within " + request.spawnTimeout().toSeconds() + " s"
                 : "could not start", e.getMessage(),
-            attempt == 0 ? "releasing it and starting another" : "releasing it");
+            another ? "releasing it and starting another" : "releasing it");
         release(tracked);
+        if (!another) {
+          break;
+        }
       }
     }
     return Optional.empty();
@@ -450,9 +484,14 @@ public final class SpawnedRelays implements RelayProvisioner {
     return !closed && !copyEnded;
   }
 
+  /**
+   * Stops {@code tracked}'s host, once. A host whose spawn is still under way is left alone:
+   * its spawn, once it returns, finds the copy over and releases it; marking it released
+   * before would skip that release.
+   */
   private void release(Tracked tracked) {
     synchronized (tracked) {
-      if (tracked.releasedAt != 0) {
+      if (tracked.releasedAt != 0 || (tracked.host == null && !tracked.spawnEnded)) {
         return;
       }
       tracked.releasedAt = System.nanoTime();
@@ -525,14 +564,29 @@ public final class SpawnedRelays implements RelayProvisioner {
         }
       }
       if (routes.isEmpty()) {
-        throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "no spawned relay pair came"
-            + " up through " + request.spawner().backend() + " within --spawn-timeout ("
-            + request.spawnTimeout().toSeconds() + " s), a second host included; see the"
-            + " log for each host's failure");
+        throw noPairCameUp();
       }
     }
     all.addAll(routes);
     return all;
+  }
+
+  /**
+   * Why no spawned pair joined: a refusal that trying again cannot mend (a setting the backend
+   * refuses, a secret the relays refuse) keeps its code, so the exit code says so.
+   */
+  private RelayCpException noPairCameUp() {
+    RuntimeException first = firstFailure.get();
+    String backend = request.spawner().backend();
+    if (first instanceof RelayCpException refused && !refused.code().retryable()) {
+      return new RelayCpException(refused.code(), "no spawned relay pair came up through "
+          + backend + ": " + refused.getMessage(), refused);
+    }
+    return new RelayCpException(ErrorCode.RELAY_START_FAILED, "no spawned relay pair came"
+        + " up through " + backend + " within --spawn-timeout ("
+        + request.spawnTimeout().toSeconds() + " s), a second host included"
+        + (first == null ? "" : "; the first failure: " + first.getMessage())
+        + "; see the log for each host's failure", first);
   }
 
   @Override
@@ -622,6 +676,34 @@ public final class SpawnedRelays implements RelayProvisioner {
     }
   }
 
+  /**
+   * Waits up to {@code seconds} for the spawning to end, also on an interrupted thread (a
+   * close from Ctrl-C, or after an interrupted start), whose interrupt is kept: the hosts still
+   * starting are released only once their spawns return.
+   */
+  private boolean awaitSettled(long seconds) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          settled.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+          return true;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (TimeoutException e) {
+          return false;
+        } catch (ExecutionException e) {
+          return true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   private void end() {
     try {
       releaseTogether(started());
@@ -630,9 +712,7 @@ public final class SpawnedRelays implements RelayProvisioner {
       pool.shutdownNow();
       if (!settled.isDone()) {
         LOG.info("Waiting for hosts still starting, to release them");
-        try {
-          settled.get(request.spawnTimeout().toSeconds() + 30, TimeUnit.SECONDS);
-        } catch (Exception e) {
+        if (!awaitSettled(request.spawnTimeout().toSeconds() + 30)) {
           LOG.warn("Spawning had not finished {} s after the copy ended; a host it starts"
               + " later stops itself after the driver timeout, and `relaycp gc` removes it",
               request.spawnTimeout().toSeconds() + 30);

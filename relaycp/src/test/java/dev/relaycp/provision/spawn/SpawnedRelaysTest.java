@@ -1,16 +1,22 @@
 package dev.relaycp.provision.spawn;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.RelayServer;
+import dev.relaycp.relay.RelaySettings;
 import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.RelayProbe;
 import dev.relaycp.transfer.RouteSource;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -159,6 +166,76 @@ class SpawnedRelaysTest {
         relays.close();
       }
       assertThat(spawner.spawned.get()).as("hosts asked for, once closed").isEqualTo(2 * pairs);
+    }
+  }
+
+  /**
+   * A backend that refuses a setting refuses it for every host: no second host is asked for,
+   * and the copy fails with the refusal's own code (a user error, exit 3), not as a start
+   * that trying again might mend.
+   */
+  @Test
+  void aRefusalAnotherHostWouldMeetIsNotRetriedAndKeepsItsCode() throws Exception {
+    RefusingSpawner spawner = new RefusingSpawner();
+    TransferSecret secret = TransferSecret.generate();
+    SpawnContext context = new SpawnContext("transfer-1", secret, temporary.resolve("secret"),
+        Duration.ofSeconds(60), Instant.now().plusSeconds(3600), Map.of(), Optional.empty());
+    SpawnedRelays relays = SpawnedRelays.start(Optional::empty,
+        new SpawnedRelays.Request(spawner, context, 1, Duration.ofSeconds(60), Optional.empty(),
+            false),
+        secret, () -> { });
+    try {
+      assertThatThrownBy(relays::routes)
+          .isInstanceOfSatisfying(RelayCpException.class, failure -> {
+            assertThat(failure.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+            assertThat(failure.getMessage()).contains("no such subnet");
+          });
+      assertThat(spawner.spawned.get()).as("hosts asked for, one a site").isEqualTo(2);
+    } finally {
+      relays.close();
+    }
+  }
+
+  /**
+   * With pre-testing, a pre-test that cannot run (here: scratch folders on no file system)
+   * measures no pair, so none joins; the hosts that came up are stopped at once, not left
+   * idle until the copy's end, and without datanode relays the copy fails with that reason.
+   */
+  @Test
+  void aPreTestThatCannotRunReleasesEveryHostThatCameUp() throws Exception {
+    TransferSecret secret = TransferSecret.generate();
+    Configuration plaintext = new Configuration();
+    plaintext.setBoolean("relaycp.relay.tls", false);
+    try (RelayServer reader = RelayServer.start(
+            RelaySettings.of("127.0.0.1", 0, secret, plaintext));
+        RelayServer writer = RelayServer.start(
+            RelaySettings.of("127.0.0.1", 0, secret, plaintext))) {
+      ReleaseCountingSpawner spawner = new ReleaseCountingSpawner(
+          RelayAddress.of("127.0.0.1", reader.localAddress().getPort()),
+          RelayAddress.of("127.0.0.1", writer.localAddress().getPort()));
+      SpawnContext context = new SpawnContext("transfer-1", secret, temporary.resolve("secret"),
+          Duration.ofSeconds(60), Instant.now().plusSeconds(3600), Map.of(), Optional.empty());
+      SpawnedRelays.Pretest pretest = new SpawnedRelays.Pretest(
+          new RelayProbe(FileSystemOpener.of(plaintext)),
+          new RelayProbe.Settings(URI.create("nosuch:///scratch"),
+              URI.create("nosuch:///scratch"), 1024, 30));
+      SpawnedRelays relays = SpawnedRelays.start(Optional::empty,
+          new SpawnedRelays.Request(spawner, context, 1, Duration.ofSeconds(60),
+              Optional.of(pretest), false),
+          secret, () -> { });
+      try {
+        assertThatThrownBy(relays::routes)
+            .isInstanceOfSatisfying(RelayCpException.class, failure -> assertThat(
+                failure.getMessage()).contains("nosuch").doesNotContain("within --spawn-timeout"));
+        assertThat(spawner.spawned.get()).as("candidate hosts: two pairs").isEqualTo(4);
+        assertThat(spawner.released.get()).as("hosts released before the copy's end")
+            .isEqualTo(4);
+        assertThat(relays.hosts()).allSatisfy(host ->
+            assertThat(host.failure()).hasValueSatisfying(
+                why -> assertThat(why).startsWith("pre-test failed")));
+      } finally {
+        relays.close();
+      }
     }
   }
 
@@ -376,6 +453,61 @@ class SpawnedRelaysTest {
     @Override
     public void release(SpawnedHost host) {
       relay.stop();
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** A backend that refuses every host, as EC2 refuses a subnet it does not have. */
+  private static final class RefusingSpawner implements HostSpawner {
+    final AtomicInteger spawned = new AtomicInteger();
+
+    @Override
+    public String backend() {
+      return "test";
+    }
+
+    @Override
+    public SpawnedHost spawn(SpawnSlot slot) {
+      spawned.incrementAndGet();
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "no such subnet: subnet-0");
+    }
+
+    @Override
+    public void release(SpawnedHost host) {}
+
+    @Override
+    public void close() {}
+  }
+
+  /** A backend whose source hosts run one relay and destination hosts another; counts both. */
+  private static final class ReleaseCountingSpawner implements HostSpawner {
+    private final RelayAddress reader;
+    private final RelayAddress writer;
+    final AtomicInteger spawned = new AtomicInteger();
+    final AtomicInteger released = new AtomicInteger();
+
+    ReleaseCountingSpawner(RelayAddress reader, RelayAddress writer) {
+      this.reader = reader;
+      this.writer = writer;
+    }
+
+    @Override
+    public String backend() {
+      return "test";
+    }
+
+    @Override
+    public SpawnedHost spawn(SpawnSlot slot) {
+      spawned.incrementAndGet();
+      return new SpawnedHost(slot, slot.site().equals(SpawnSlot.SOURCE_SITE) ? reader : writer,
+          "host-" + slot.site() + "-" + slot.slot(), "");
+    }
+
+    @Override
+    public void release(SpawnedHost host) {
+      released.incrementAndGet();
     }
 
     @Override
