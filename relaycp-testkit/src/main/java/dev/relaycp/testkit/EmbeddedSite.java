@@ -15,6 +15,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.ContainerReport;
 import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.ApplicationAttemptNotFoundException;
@@ -216,6 +218,18 @@ public final class EmbeddedSite implements AutoCloseable {
       }
     }
     return live;
+  }
+
+  /** Applications of {@code type} that have not ended (finished, failed or killed). */
+  public List<ApplicationReport> liveApplications(String type)
+      throws IOException, YarnException {
+    try (YarnClient client = YarnClient.createYarnClient()) {
+      client.init(configuration);
+      client.start();
+      return client.getApplications(Set.of(type), EnumSet.of(YarnApplicationState.NEW,
+          YarnApplicationState.NEW_SAVING, YarnApplicationState.SUBMITTED,
+          YarnApplicationState.ACCEPTED, YarnApplicationState.RUNNING));
+    }
   }
 
   /**

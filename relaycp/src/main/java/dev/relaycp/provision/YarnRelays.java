@@ -247,8 +247,15 @@ public final class YarnRelays implements RelayProvisioner {
       throw e;
     }
     YarnRelays relays = new YarnRelays(settings, source, destination);
-    ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,
-        FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+    try {
+      ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,
+          FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down (a signal came while the sites started): no hook would run.
+      relays.close();
+      throw new RelayCpException(ErrorCode.INTERRUPTED,
+          "the copy was stopped while its YARN relays started", e);
+    }
     try {
       boolean perDatanode = request.relaysPerSite() == 0;
       Optional<Datanodes> sourceDatanodes =

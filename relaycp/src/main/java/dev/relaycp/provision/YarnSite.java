@@ -264,12 +264,14 @@ final class YarnSite implements AutoCloseable {
 
   /** Kills an application submitted before anything else of its site was made, and its client. */
   private static void abandon(String site, YarnClient yarnClient, ApplicationId applicationId) {
-    try {
-      yarnClient.killApplication(applicationId);
-    } catch (IOException | YarnException | RuntimeException e) {
-      LOG.warn("Cannot kill the {} relays' application {}: {}", site, applicationId,
-          firstLine(e.getMessage()));
-    }
+    Uninterrupted.run(() -> {
+      try {
+        yarnClient.killApplication(applicationId);
+      } catch (IOException | YarnException | RuntimeException e) {
+        LOG.warn("Cannot kill the {} relays' application {}: {}", site, applicationId,
+            firstLine(e.getMessage()));
+      }
+    });
     yarnClient.stop();
   }
 
@@ -599,7 +601,10 @@ final class YarnSite implements AutoCloseable {
         }
         closing = true;
       }
-      end();
+      // A copy that failed or was stopped while its relays started closes from the thread it
+      // interrupted: every call to the ResourceManager would fail at once, and the
+      // application would run until its ApplicationMaster's liveness expired.
+      Uninterrupted.run(this::end);
     }
   }
 
@@ -648,7 +653,8 @@ final class YarnSite implements AutoCloseable {
   }
 
   private static void deleteQuietly(FileSystem fileSystem, Path path) {
-    BestEffortDelete.delete(fileSystem, path, true, "the relay staging folder");
+    Uninterrupted.run(
+        () -> BestEffortDelete.delete(fileSystem, path, true, "the relay staging folder"));
   }
 
   /** Launches what the ResourceManager allocates, and notes relays that end. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.relaycp.cli.RelayCpCommand;
 import dev.relaycp.cli.RelayCpTool;
+import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.DriverCommand;
 import dev.relaycp.testkit.EmbeddedSite;
@@ -19,11 +20,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.log4j.AppenderSkeleton;
+import org.apache.log4j.Level;
+import org.apache.log4j.Logger;
+import org.apache.log4j.spi.LoggingEvent;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerReport;
 import org.apache.hadoop.yarn.api.records.SignalContainerCommand;
@@ -72,6 +78,30 @@ class YarnRelaysIT {
         java.util.Arrays.fill(block, (byte) index);
         out.write(block);
       }
+    }
+  }
+
+  /** Keeps the warnings logged to the loggers it is added to. */
+  private static final class Warnings extends AppenderSkeleton {
+    private final List<String> messages = new CopyOnWriteArrayList<>();
+
+    @Override
+    protected void append(LoggingEvent event) {
+      if (event.getLevel().isGreaterOrEqual(Level.WARN)) {
+        messages.add(event.getRenderedMessage());
+      }
+    }
+
+    List<String> messages() {
+      return List.copyOf(messages);
+    }
+
+    @Override
+    public void close() {}
+
+    @Override
+    public boolean requiresLayout() {
+      return false;
     }
   }
 
@@ -276,6 +306,40 @@ class YarnRelaysIT {
 
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.err()).contains("/no-such-tree");
+    assertThat(staged(source)).as("source staging left when the copy returned").isEmpty();
+    assertThat(staged(destination)).as("destination staging left when the copy returned")
+        .isEmpty();
+    awaitNoRelayContainers(30);
+  }
+
+  /**
+   * The checksum check fails the copy just after its staging is made, while the relays it
+   * began during the listing still start: their start is interrupted, and they are closed
+   * from the interrupted thread, where every call to a ResourceManager fails at once unless
+   * the interrupt is set aside. The applications must end at once, not when the
+   * ResourceManager gives up on their ApplicationMasters ten minutes later.
+   */
+  @Test
+  void aCopyThatFailsWhileItsRelaysStartEndsBothApplicationsBeforeItReturns() throws Exception {
+    Warnings warnings = new Warnings();
+    List<Logger> watched = List.of(Logger.getLogger(YarnSite.class),
+        Logger.getLogger(BestEffortDelete.class));
+    watched.forEach(logger -> logger.addAppender(warnings));
+    Result result;
+    try {
+      result = copy("/demo", "/copy-with-other-checksums", "-D", "dfs.checksum.type=CRC32");
+    } finally {
+      watched.forEach(logger -> logger.removeAppender(warnings));
+    }
+
+    assertThat(result.exitCode()).as(result.err()).isNotZero();
+    // An interrupted call may still have reached its server, so the end state alone cannot
+    // tell; what the close could not do, it says.
+    assertThat(warnings.messages()).as("what closing the relays could not do").isEmpty();
+    assertThat(result.err()).contains("dfs.checksum.type");
+    assertThat(source.liveApplications(TYPE)).as("source applications left running").isEmpty();
+    assertThat(destination.liveApplications(TYPE)).as("destination applications left running")
+        .isEmpty();
     assertThat(staged(source)).as("source staging left when the copy returned").isEmpty();
     assertThat(staged(destination)).as("destination staging left when the copy returned")
         .isEmpty();
