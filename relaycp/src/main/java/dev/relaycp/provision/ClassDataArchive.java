@@ -3,7 +3,6 @@ package dev.relaycp.provision;
 import static java.util.Objects.requireNonNull;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
@@ -16,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -417,23 +417,38 @@ public final class ClassDataArchive {
 
   /** Runs the dump and returns its output's last lines; throws if it fails. */
   private static String run(List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    process.getOutputStream().close();
-    ByteArrayOutputStream output = new ByteArrayOutputStream();
-    try (InputStream in = process.getInputStream()) {
-      in.transferTo(output);
+    return run(command, Duration.ofMinutes(DUMP_TIMEOUT_MINUTES));
+  }
+
+  /**
+   * Runs {@code command}, killing it past {@code timeout}, and returns its output's last
+   * lines; throws if it fails. The output goes to a file, not a pipe read to its end: a JVM
+   * that hangs, or a child of it that keeps the pipe open, would hold the read past any
+   * timeout, and with it the relay's busy mark.
+   */
+  static String run(List<String> command, Duration timeout)
+      throws IOException, InterruptedException {
+    Path log = Files.createTempFile("relaycp-class-data-", ".log");
+    try {
+      Process process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(log.toFile()).start();
+      process.getOutputStream().close();
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        throw new IOException("the JVM making it did not end within " + timeout.toSeconds()
+            + " s");
+      }
+      String text = Files.readString(log, StandardCharsets.UTF_8).strip();
+      String last = text.substring(Math.max(0, text.length() - 400));
+      if (process.exitValue() != 0) {
+        throw new IOException("the JVM making it exited with " + process.exitValue() + ": "
+            + last);
+      }
+      return last;
+    } finally {
+      Files.deleteIfExists(log);
     }
-    if (!process.waitFor(DUMP_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-      process.destroyForcibly();
-      throw new IOException("the JVM making it did not end within " + DUMP_TIMEOUT_MINUTES
-          + " minutes");
-    }
-    String text = output.toString(StandardCharsets.UTF_8).strip();
-    String last = text.substring(Math.max(0, text.length() - 400));
-    if (process.exitValue() != 0) {
-      throw new IOException("the JVM making it exited with " + process.exitValue() + ": " + last);
-    }
-    return last;
   }
 
   /** Replaces {@code to} with {@code from} at once where the file system can. */

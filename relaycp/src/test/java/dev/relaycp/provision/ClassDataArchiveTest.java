@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -224,5 +225,24 @@ class ClassDataArchiveTest {
     assertThat(YarnSite.classPath(configuration).split("<CPS>")).containsExactly(
         "{{PWD}}/relaycp.jar", "/opt/hadoop/share/hadoop/common/*", "/opt/extra/x.jar",
         "$HADOOP_CONF_DIR", "/etc/extra", "{{PWD}}");
+  }
+
+  /**
+   * A dump that hangs is killed at its deadline; a child it leaves behind holding its output
+   * does not hold the relay past the dump's own end.
+   */
+  @Test
+  void aDumpThatDoesNotEndInTimeIsKilledAndAChildKeepingItsOutputDoesNotHoldTheRelay()
+      throws Exception {
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> ClassDataArchive.run(List.of("sh", "-c", "echo dumping; sleep 30"),
+        Duration.ofSeconds(1)))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("did not end within 1 s");
+    assertThat(ClassDataArchive.run(List.of("sh", "-c", "sleep 30 & echo made"),
+        Duration.ofSeconds(30))).isEqualTo("made");
+    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started))
+        .as("seconds both took, against the 30 s their sleeps would hold a pipe")
+        .isLessThan(20);
   }
 }
