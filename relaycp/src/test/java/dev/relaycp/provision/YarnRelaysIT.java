@@ -26,6 +26,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
@@ -313,21 +315,27 @@ class YarnRelaysIT {
   }
 
   /**
-   * The checksum check fails the copy just after its staging is made, while the relays it
-   * began during the listing still start: their start is interrupted, and they are closed
-   * from the interrupted thread, where every call to a ResourceManager fails at once unless
-   * the interrupt is set aside. The applications must end at once, not when the
-   * ResourceManager gives up on their ApplicationMasters ten minutes later.
+   * The destination's staging cannot be made (the folder it goes in is at its namespace quota),
+   * which fails the copy just after its listing, while the relays it began during the listing
+   * still start: their start is interrupted, and they are closed from the interrupted thread,
+   * where every call to a ResourceManager or file system fails at once unless the interrupt is
+   * set aside. The applications must end at once, not when the ResourceManager gives up on
+   * their ApplicationMasters ten minutes later.
    */
   @Test
   void aCopyThatFailsWhileItsRelaysStartEndsBothApplicationsBeforeItReturns() throws Exception {
+    DistributedFileSystem destinationFiles =
+        (DistributedFileSystem) FileSystem.get(destination.uri("/"), new Configuration());
+    org.apache.hadoop.fs.Path full = new org.apache.hadoop.fs.Path("/full-folder");
+    destinationFiles.mkdirs(full);
+    destinationFiles.setQuota(full, 1, HdfsConstants.QUOTA_DONT_SET);
     Warnings warnings = new Warnings();
     List<Logger> watched = List.of(Logger.getLogger(YarnSite.class),
         Logger.getLogger(BestEffortDelete.class));
     watched.forEach(logger -> logger.addAppender(warnings));
     Result result;
     try {
-      result = copy("/demo", "/copy-with-other-checksums", "-D", "dfs.checksum.type=CRC32");
+      result = copy("/demo", "/full-folder/copy");
     } finally {
       watched.forEach(logger -> logger.removeAppender(warnings));
     }
@@ -336,7 +344,7 @@ class YarnRelaysIT {
     // An interrupted call may still have reached its server, so the end state alone cannot
     // tell; what the close could not do, it says.
     assertThat(warnings.messages()).as("what closing the relays could not do").isEmpty();
-    assertThat(result.err()).contains("dfs.checksum.type");
+    assertThat(result.err()).containsIgnoringCase("quota");
     assertThat(source.liveApplications(TYPE)).as("source applications left running").isEmpty();
     assertThat(destination.liveApplications(TYPE)).as("destination applications left running")
         .isEmpty();
