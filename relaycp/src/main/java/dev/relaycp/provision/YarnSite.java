@@ -16,6 +16,7 @@ import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
@@ -493,12 +494,19 @@ final class YarnSite implements AutoCloseable {
     return failure;
   }
 
-  /** Moves the heartbeat forward; false if the site's file system could not be reached. */
+  /**
+   * Moves the heartbeat forward; false if the site's file system could not be reached. A beat
+   * cut off by an interrupt (the relays closing) is not a failure worth a warning.
+   */
   boolean beat() {
     try {
       heartbeat.beat();
       return true;
     } catch (IOException e) {
+      if (e instanceof InterruptedIOException || Thread.currentThread().isInterrupted()) {
+        LOG.debug("The {} relays' heartbeat was interrupted: {}", site, e.getMessage());
+        return false;
+      }
       LOG.warn("Cannot move the {} relays' heartbeat {}: {}", site, heartbeat.path(),
           firstLine(e.getMessage()));
       return false;

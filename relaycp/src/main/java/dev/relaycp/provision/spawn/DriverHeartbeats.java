@@ -6,6 +6,7 @@ import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -109,6 +110,8 @@ public final class DriverHeartbeats implements AutoCloseable {
       files.forEach((site, file) -> {
         try {
           file.beat();
+        } catch (InterruptedIOException e) {
+          LOG.debug("The spawned {} relays' heartbeat was interrupted: {}", site, e.getMessage());
         } catch (IOException e) {
           LOG.warn("Cannot move the spawned {} relays' heartbeat {}: {}", site, file.path(),
               e.getMessage());
