@@ -217,6 +217,29 @@ public final class YarnRelays implements RelayProvisioner {
     };
   }
 
+  /**
+   * Adds {@code hook} to Hadoop's shutdown hooks, to run before its file systems close; if the
+   * JVM is already shutting down (a signal came while the relays started), no hook would run:
+   * runs {@code ifShuttingDown} (what the hook would have done) and throws {@link
+   * ErrorCode#INTERRUPTED}.
+   */
+  private static void addShutdownHook(Runnable hook, Runnable ifShuttingDown) {
+    try {
+      ShutdownHookManager.get().addShutdownHook(hook, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+    } catch (IllegalStateException e) {
+      ifShuttingDown.run();
+      throw new RelayCpException(ErrorCode.INTERRUPTED,
+          "the copy was stopped while its YARN relays started", e);
+    }
+  }
+
+  /** Removes {@code hook} from Hadoop's shutdown hooks, unless they are running. */
+  private static void removeShutdownHook(Runnable hook) {
+    if (!ShutdownHookManager.get().isShutdownInProgress()) {
+      ShutdownHookManager.get().removeShutdownHook(hook);
+    }
+  }
+
   private static YarnRelays startSites(Request request) {
     YarnRelaySettings settings = request.settings();
     Path product = productJar(settings.jar());
@@ -226,17 +249,35 @@ public final class YarnRelays implements RelayProvisioner {
         CompletableFuture.supplyAsync(() -> relayJar(product), daemonThread("relay-jar"));
     Supplier<RelayJar> jar = () -> joined(taken);
     String transferId = UUID.randomUUID().toString();
+    // Until the relays' own hook is in place, each site's start has a hook of its own: a
+    // Ctrl-C while the applications register must not leave them to YARN's expiry.
+    SiteStartShutdownHook sourceHook = SiteStartShutdownHook.forSite("src");
+    SiteStartShutdownHook destinationHook = SiteStartShutdownHook.forSite("dst");
+    addShutdownHook(sourceHook, () -> { });
+    try {
+      addShutdownHook(destinationHook, () -> { });
+    } catch (RuntimeException e) {
+      removeShutdownHook(sourceHook);
+      throw e;
+    }
     // The two clusters' applications start side by side: each takes a round trip or two
     // to its ResourceManager and a write of the jar to its file system.
     CompletableFuture<YarnSite> starting = CompletableFuture.supplyAsync(() -> YarnSite.start(
         "dst", request.applicationName(), transferId, request.destination(), settings, jar,
-        request.secret()), daemonThread("yarn-relays-start-dst"));
+        request.secret(), destinationHook), daemonThread("yarn-relays-start-dst"));
     YarnSite source;
     try {
       source = YarnSite.start("src", request.applicationName(), transferId, request.source(),
-          settings, jar, request.secret());
+          settings, jar, request.secret(), sourceHook);
     } catch (RuntimeException e) {
-      starting.thenAccept(YarnSite::close);
+      removeShutdownHook(sourceHook);
+      // The destination's start goes on; its hook stays until it has ended, then it closes.
+      starting.whenComplete((destination, failure) -> {
+        if (destination != null) {
+          destination.close();
+        }
+        removeShutdownHook(destinationHook);
+      });
       throw e;
     }
     YarnSite destination;
@@ -244,17 +285,18 @@ public final class YarnRelays implements RelayProvisioner {
       destination = joined(starting);
     } catch (RuntimeException e) {
       source.close();
+      removeShutdownHook(sourceHook);
+      removeShutdownHook(destinationHook);
       throw e;
     }
     YarnRelays relays = new YarnRelays(settings, source, destination);
     try {
-      ShutdownHookManager.get().addShutdownHook(relays.shutdownHook,
-          FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
-    } catch (IllegalStateException e) {
-      // The JVM is shutting down (a signal came while the sites started): no hook would run.
-      relays.close();
-      throw new RelayCpException(ErrorCode.INTERRUPTED,
-          "the copy was stopped while its YARN relays started", e);
+      addShutdownHook(relays.shutdownHook, relays::close);
+    } finally {
+      sourceHook.handOver();
+      destinationHook.handOver();
+      removeShutdownHook(sourceHook);
+      removeShutdownHook(destinationHook);
     }
     try {
       boolean perDatanode = request.relaysPerSite() == 0;

@@ -163,13 +163,15 @@ final class YarnSite implements AutoCloseable {
    * with the site's ResourceManager; containers come with {@link #request}. The application
    * goes first: while the ResourceManager schedules its attempt, the relay jar ({@code jar},
    * asked for only then) is staged on the site's file system, which the copy's main thread
-   * opens at the same time.
+   * opens at the same time. Each thing is made through {@code hook}, which undoes them if the
+   * JVM shuts down before the caller has taken the site over; a failure undoes them too.
    */
   static YarnSite start(String site, String applicationName, String transferId,
       Configuration clusterConfiguration, YarnRelaySettings settings, Supplier<RelayJar> jar,
-      TransferSecret secret) {
+      TransferSecret secret, SiteStartShutdownHook hook) {
     requireNonNull(site, "site is null");
     requireNonNull(jar, "jar is null");
+    requireNonNull(hook, "hook is null");
     Configuration configuration =
         new Configuration(requireNonNull(clusterConfiguration, "configuration is null"));
     // YARN's clients retry an unreachable ResourceManager for 15 minutes by default; a copy
@@ -186,15 +188,16 @@ final class YarnSite implements AutoCloseable {
     try {
       yarnClient.init(configuration);
       yarnClient.start();
-      applicationId = submit(yarnClient, applicationName, transferId, settings);
-    } catch (IOException | YarnException | RuntimeException e) {
+      applicationId = hook.make(
+          () -> submit(yarnClient, applicationName, transferId, settings),
+          submitted -> () -> abandon(site, yarnClient, submitted));
+    } catch (Exception e) {
+      hook.undo();
       yarnClient.stop();
-      throw startFailed(site, configuration, settings, e);
+      throw startFailed(site, configuration, settings, hook, e);
     }
     FileSystem fileSystem;
     Path staging;
-    Map<String, LocalResource> resources;
-    RelayJar relayJar;
     try {
       fileSystem = FileSystemOpener.of(configuration)
           .open(FileSystem.getDefaultUri(configuration));
@@ -202,20 +205,21 @@ final class YarnSite implements AutoCloseable {
       staging = fileSystem.makeQualified(
           new Path(new Path(settings.stagingDirectory(), user), transferId));
     } catch (IOException | RuntimeException e) {
-      abandon(site, yarnClient, applicationId);
-      throw e instanceof IOException io
-          ? HadoopFailures.translate(io, "opening the " + site + " cluster's file system")
-          : (RuntimeException) e;
+      hook.undo();
+      throw failed(hook, e, "opening the " + site + " cluster's file system");
     }
+    Map<String, LocalResource> resources;
+    RelayJar relayJar;
     try {
       relayJar = jar.get();
-      resources = stage(fileSystem, staging, relayJar);
+      hook.undoWith(() -> {
+        deleteQuietly(fileSystem, staging);
+        abandon(site, yarnClient, applicationId);
+      });
+      resources = hook.make(() -> stage(fileSystem, staging, relayJar));
     } catch (IOException | RuntimeException e) {
-      deleteQuietly(fileSystem, staging);
-      abandon(site, yarnClient, applicationId);
-      throw e instanceof IOException io
-          ? HadoopFailures.translate(io, "staging the relay jar in " + staging)
-          : (RuntimeException) e;
+      hook.undo();
+      throw failed(hook, e, "staging the relay jar in " + staging);
     }
     // On a kerberized site the NodeManagers fetch the jar, and the relays read the heartbeat
     // and write their announcements, with the driver's tokens for the site's file system.
@@ -223,37 +227,60 @@ final class YarnSite implements AutoCloseable {
     try {
       siteTokens = CallerCredentials.obtain(configuration, List.of(fileSystem));
     } catch (RuntimeException e) {
+      hook.undo();
+      throw failed(hook, e, "obtaining the " + site + " cluster's tokens");
+    }
+    hook.undoWith(() -> {
       deleteQuietly(fileSystem, staging);
       abandon(site, yarnClient, applicationId);
-      throw e;
-    }
-    YarnSite started = null;
+      siteTokens.close();
+    });
     try {
-      started = new YarnSite(site, configuration, settings, fileSystem, staging, yarnClient,
-          applicationId, resources, relayJar.contentHash(), secret, siteTokens);
-      started.heartbeat.create();
-      started.registerApplicationMaster();
+      YarnSite started = new YarnSite(site, configuration, settings, fileSystem, staging,
+          yarnClient, applicationId, resources, relayJar.contentHash(), secret, siteTokens);
+      hook.undoWith(started::close);
+      hook.make(() -> {
+        started.heartbeat.create();
+        return started;
+      });
+      started.awaitAttemptLaunched(hook);
+      hook.make(() -> {
+        started.registerApplicationMaster();
+        return started;
+      });
       LOG.info("{} site: application {} registered in queue {}; relays staged in {}", site,
           applicationId, settings.queue(), staging);
       return started;
-    } catch (IOException | YarnException | InterruptedException | RuntimeException e) {
+    } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      if (started != null) {
-        started.close();
-      } else {
-        abandon(site, yarnClient, applicationId);
-        siteTokens.close();
-        deleteQuietly(fileSystem, staging);
-      }
-      throw startFailed(site, configuration, settings, e);
+      hook.undo();
+      throw startFailed(site, configuration, settings, hook, e);
     }
+  }
+
+  /**
+   * What a failure of a start's step other than the ResourceManager's is thrown as: the
+   * hook's stop if the JVM is shutting down, else the failure itself, an IOException
+   * translated as a failure of {@code doing}.
+   */
+  private static RuntimeException failed(SiteStartShutdownHook hook, Exception e,
+      String doing) {
+    if (hook.shutDown()) {
+      return hook.stopped(e);
+    }
+    return e instanceof IOException io
+        ? HadoopFailures.translate(io, doing)
+        : (RuntimeException) e;
   }
 
   /** What a failure to start the site's application is thrown as. */
   private static RelayCpException startFailed(String site, Configuration configuration,
-      YarnRelaySettings settings, Exception e) {
+      YarnRelaySettings settings, SiteStartShutdownHook hook, Exception e) {
+    if (hook.shutDown()) {
+      return hook.stopped(e);
+    }
     if (e instanceof RelayCpException relay) {
       return relay;
     }
@@ -330,13 +357,13 @@ final class YarnSite implements AutoCloseable {
 
   /**
    * Waits until the ResourceManager has launched the attempt (for an unmanaged AM: is ready
-   * for it to register), then registers as its ApplicationMaster in a user of its own that
-   * holds this application's AMRM token, so the two sites' tokens never mix.
+   * for it to register), or the JVM shuts down ({@code hook}).
    */
-  private void registerApplicationMaster()
+  private void awaitAttemptLaunched(SiteStartShutdownHook hook)
       throws IOException, YarnException, InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
     while (true) {
+      hook.refuseIfShutDown();
       ApplicationReport report = yarnClient.getApplicationReport(applicationId);
       YarnApplicationState state = report.getYarnApplicationState();
       if (state == YarnApplicationState.FAILED || state == YarnApplicationState.KILLED
@@ -360,6 +387,14 @@ final class YarnSite implements AutoCloseable {
       }
       Thread.sleep(100);
     }
+  }
+
+  /**
+   * Registers as the application's ApplicationMaster in a user of its own that holds this
+   * application's AMRM token, so the two sites' tokens never mix.
+   */
+  private void registerApplicationMaster()
+      throws IOException, YarnException, InterruptedException {
     Token<AMRMTokenIdentifier> token = yarnClient.getAMRMToken(applicationId);
     UserGroupInformation current = UserGroupInformation.getCurrentUser();
     UserGroupInformation master = UserGroupInformation.createRemoteUser(current.getUserName());

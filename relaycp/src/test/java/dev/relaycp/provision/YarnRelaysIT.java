@@ -1,12 +1,16 @@
 package dev.relaycp.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.relaycp.cli.RelayCpCommand;
 import dev.relaycp.cli.RelayCpTool;
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
+import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.DriverCommand;
 import dev.relaycp.testkit.EmbeddedSite;
@@ -19,8 +23,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -32,6 +40,7 @@ import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
 import org.apache.log4j.spi.LoggingEvent;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerReport;
 import org.apache.hadoop.yarn.api.records.SignalContainerCommand;
@@ -448,5 +457,102 @@ class YarnRelaysIT {
         .isGreaterThanOrEqualTo(timeoutSeconds - 3);
     assertThat(staged(source)).as("source staging left").isEmpty();
     assertThat(staged(destination)).as("destination staging left").isEmpty();
+  }
+
+  /** The live relaycp applications of {@code site} named {@code name}. */
+  private static List<ApplicationReport> applicationsNamed(EmbeddedSite site, String name)
+      throws Exception {
+    return site.liveApplications(TYPE).stream()
+        .filter(report -> report.getName().equals(name)).toList();
+  }
+
+  private static void awaitNoApplicationNamed(EmbeddedSite site, String name) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!applicationsNamed(site, name).isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(applicationsNamed(site, name)).as("live applications named " + name).isEmpty();
+  }
+
+  private static RelayJar relayJar() {
+    return YarnRelays.relayJar(YarnRelays.productJar(
+        Optional.of(System.getProperty("relaycp.product.jar"))));
+  }
+
+  /**
+   * Ctrl-C while a site's relays start: Hadoop runs the start's shutdown hook, which kills the
+   * application already submitted, and the start makes nothing after it (no staging folder),
+   * failing as stopped.
+   */
+  @Test
+  void aShutdownWhileASiteStartsKillsItsApplicationAndNothingMoreIsMade() throws Exception {
+    YarnRelaySettings settings = YarnRelaySettings.from(destination.configuration(), Map.of());
+    RelayJar jar = relayJar();
+    String name = "relaycp shut down while starting";
+    SiteStartShutdownHook hook = SiteStartShutdownHook.forSite("dst");
+    CountDownLatch jarAskedFor = new CountDownLatch(1);
+    CountDownLatch shutDown = new CountDownLatch(1);
+    CompletableFuture<YarnSite> starting = CompletableFuture.supplyAsync(() -> YarnSite.start(
+        "dst", name, UUID.randomUUID().toString(), destination.configuration(), settings, () -> {
+          jarAskedFor.countDown();
+          try {
+            shutDown.await();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+          return jar;
+        }, TransferSecret.generate(), hook));
+    try {
+      assertThat(jarAskedFor.await(60, TimeUnit.SECONDS)).as("the start asked for the jar")
+          .isTrue();
+      assertThat(applicationsNamed(destination, name)).as("the application submitted").hasSize(1);
+      hook.run();
+      awaitNoApplicationNamed(destination, name);
+    } finally {
+      shutDown.countDown();
+    }
+
+    assertThatThrownBy(starting::join).cause().isInstanceOfSatisfying(RelayCpException.class,
+        stopped -> assertThat(stopped.code()).isEqualTo(ErrorCode.INTERRUPTED));
+    assertThat(staged(destination)).as("destination staging made after the hook").isEmpty();
+  }
+
+  /**
+   * A site's start hook closes the site it started until the site's owner took it over, and
+   * does nothing after.
+   */
+  @Test
+  void aSiteStartHookClosesTheSiteUntilItIsHandedOver() throws Exception {
+    YarnRelaySettings settings = YarnRelaySettings.from(destination.configuration(), Map.of());
+    RelayJar jar = relayJar();
+    String name = "relaycp started, not handed over";
+    SiteStartShutdownHook notHandedOver = SiteStartShutdownHook.forSite("dst");
+    YarnSite started = YarnSite.start("dst", name, UUID.randomUUID().toString(),
+        destination.configuration(), settings, () -> jar, TransferSecret.generate(),
+        notHandedOver);
+    try {
+      assertThat(staged(destination)).as("staging of a started site").isNotEmpty();
+      notHandedOver.run();
+      awaitNoApplicationNamed(destination, name);
+      assertThat(staged(destination)).as("destination staging after the hook").isEmpty();
+    } finally {
+      started.close();
+    }
+
+    String owned = "relaycp started and handed over";
+    SiteStartShutdownHook handedOver = SiteStartShutdownHook.forSite("dst");
+    YarnSite site = YarnSite.start("dst", owned, UUID.randomUUID().toString(),
+        destination.configuration(), settings, () -> jar, TransferSecret.generate(), handedOver);
+    try {
+      handedOver.handOver();
+      handedOver.run();
+      assertThat(applicationsNamed(destination, owned)).as("the owner's application")
+          .hasSize(1);
+      assertThat(staged(destination)).as("the owner's staging").isNotEmpty();
+    } finally {
+      site.close();
+    }
+    awaitNoApplicationNamed(destination, owned);
+    assertThat(staged(destination)).as("destination staging after the owner closed").isEmpty();
   }
 }
