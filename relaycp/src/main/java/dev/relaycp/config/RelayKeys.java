@@ -104,9 +104,13 @@ public final class RelayKeys {
    */
   public static final WholeNumberSetting HANDSHAKE_TIMEOUT_SECONDS =
       new WholeNumberSetting("relaycp.relay.handshake-timeout-seconds", 60, 1, 3_600);
-  /** Seconds a relay started for one copy outlives its driver's last heartbeat. */
+  /**
+   * Seconds a relay started for one copy outlives its driver's last heartbeat. At most an
+   * hour, so that a heartbeat still for a day is surely a dead driver's
+   * (StaleStagingFolders).
+   */
   public static final WholeNumberSetting DRIVER_TIMEOUT_SECONDS =
-      new WholeNumberSetting("relaycp.relay.driver-timeout-seconds", 60, 1, Integer.MAX_VALUE);
+      new WholeNumberSetting("relaycp.relay.driver-timeout-seconds", 60, 1, 3_600);
   /**
    * A relay container's JVM options. The serial collector: a relay's heap is small (its bytes
    * are in Netty's direct buffers) and its container asks for one vcore, and under G1 a relay

@@ -77,8 +77,7 @@ public record YarnRelaySettings(
     requireNonNull(configuration, "configuration is null");
     int memory = positive(configuration, MEMORY_MB, 1024);
     int cores = positive(configuration, VCORES, 1);
-    long driverTimeout = positive(configuration, DRIVER_TIMEOUT,
-        (int) DEFAULT_DRIVER_TIMEOUT_SECONDS);
+    long driverTimeout = RelayKeys.DRIVER_TIMEOUT_SECONDS.from(configuration);
     long startTimeout = positive(configuration, START_TIMEOUT, 180);
     int replacements = configuration.getInt(REPLACEMENTS, 4);
     if (replacements < 0) {

@@ -221,6 +221,7 @@ final class YarnSite implements AutoCloseable {
       hook.undo();
       throw failed(hook, e, "staging the relay jar in " + staging);
     }
+    StaleStagingFolders.removeBesides(fileSystem, staging);
     // On a kerberized site the NodeManagers fetch the jar, and the relays read the heartbeat
     // and write their announcements, with the driver's tokens for the site's file system.
     CallerCredentials siteTokens;

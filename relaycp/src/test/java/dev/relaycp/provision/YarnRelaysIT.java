@@ -36,6 +36,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
@@ -255,12 +256,34 @@ class YarnRelaysIT {
   }
 
   /**
+   * A transfer folder as a driver killed two days ago left it, in {@code site}'s staging:
+   * nothing ran there to remove it.
+   */
+  private static org.apache.hadoop.fs.Path leaveStaleTransferFolder(EmbeddedSite site)
+      throws IOException {
+    FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
+    String user = UserGroupInformation.getCurrentUser().getShortUserName();
+    org.apache.hadoop.fs.Path folder = new org.apache.hadoop.fs.Path(
+        "/tmp/relaycp-staging/" + user + "/" + UUID.randomUUID());
+    org.apache.hadoop.fs.Path heartbeat = new org.apache.hadoop.fs.Path(folder, "heartbeat");
+    files.mkdirs(new org.apache.hadoop.fs.Path(folder, "relays"));
+    files.create(heartbeat, true).close();
+    long twoDaysAgo = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
+    files.setTimes(heartbeat, twoDaysAgo, -1);
+    files.setTimes(folder, twoDaysAgo, -1);
+    return folder;
+  }
+
+  /**
    * The first copy on these NodeManagers: its relays make their node's class-data archive,
-   * which takes longer than this small copy, so the driver keeps them until it is made.
+   * which takes longer than this small copy, so the driver keeps them until it is made. A
+   * transfer folder a killed driver left on each site is removed as well.
    */
   @Test
   @Order(1)
   void copiesThroughYarnRelaysOnBothSitesAndLeavesNothingRunning() throws Exception {
+    leaveStaleTransferFolder(source);
+    leaveStaleTransferFolder(destination);
     Result result = copy("/demo", "/copy-demo",
         "-D", YarnRelaySettings.CLASS_DATA_WAIT + "=120");
     List<String> jarsAfterOneCopy = cachedJars(source);

@@ -69,6 +69,11 @@ class YarnRelaysTest {
     configuration.set(YarnRelaySettings.MEMORY_MB, "lots");
     assertThatThrownBy(() -> YarnRelaySettings.from(configuration, Map.of()))
         .hasMessageContaining("must be a whole number, got lots");
+    configuration.set(YarnRelaySettings.MEMORY_MB, "512");
+    configuration.set(YarnRelaySettings.DRIVER_TIMEOUT, "3601");
+    assertThatThrownBy(() -> YarnRelaySettings.from(configuration, Map.of()))
+        .hasMessage(YarnRelaySettings.DRIVER_TIMEOUT
+            + " must be 1 to 3600, got '3601'; fix it in relaycp-site.xml or -D");
   }
 
   private Path jar(String name, String... entries) throws IOException {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.HeartbeatFile;
+import dev.relaycp.provision.StaleStagingFolders;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -88,6 +89,8 @@ public final class DriverHeartbeats implements AutoCloseable {
       files.forEach((site, heartbeat) -> remove(fileSystems.get(site), heartbeat));
       throw failure;
     }
+    files.forEach((site, heartbeat) ->
+        StaleStagingFolders.removeBesides(fileSystems.get(site), heartbeat.path().getParent()));
     DriverHeartbeats heartbeats = new DriverHeartbeats(files, fileSystems, period, alsoEachBeat);
     heartbeats.beater.start();
     return heartbeats;
