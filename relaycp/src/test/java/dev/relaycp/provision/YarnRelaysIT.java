@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -456,6 +457,63 @@ class YarnRelaysIT {
     awaitNoRelayContainers(30);
     assertThat((System.nanoTime() - stopped) / 1e9).as("seconds until the relays stopped")
         .isLessThan(30);
+    assertThat(staged(source)).as("source staging left").isEmpty();
+    assertThat(staged(destination)).as("destination staging left").isEmpty();
+  }
+
+  /** The live relaycp applications of {@code site} whose name ends with {@code target}. */
+  private static List<ApplicationReport> applicationsCopyingTo(EmbeddedSite site,
+      String target) throws Exception {
+    return site.liveApplications(TYPE).stream()
+        .filter(report -> report.getName().endsWith(target)).toList();
+  }
+
+  private static boolean submitted(YarnClient client, String target) throws Exception {
+    return client.getApplications(Set.of(TYPE)).stream()
+        .anyMatch(report -> report.getName().endsWith(target));
+  }
+
+  /**
+   * SIGTERM as soon as either site's ResourceManager has the copy's application, while the
+   * driver is still registering them: both applications end with the driver, not when the
+   * ResourceManagers expire their ApplicationMasters (ten minutes), and nothing is staged.
+   */
+  @Test
+  void aDriverStoppedWhileItsApplicationsRegisterLeavesNoApplicationRunning() throws Exception {
+    String target = "/copy-stopped-while-registering";
+    File log = temporary.resolve("driver.log").toFile();
+    Process driver = startDriver(target, 60, log);
+    // One client a site, made before the driver submits, so the signal follows the
+    // submission by a poll of a few milliseconds.
+    try (YarnClient sourceClient = YarnClient.createYarnClient();
+        YarnClient destinationClient = YarnClient.createYarnClient()) {
+      sourceClient.init(source.configuration());
+      sourceClient.start();
+      destinationClient.init(destination.configuration());
+      destinationClient.start();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (!submitted(sourceClient, target) && !submitted(destinationClient, target)) {
+        assertThat(System.nanoTime()).as("the driver submitted an application")
+            .isLessThan(deadline);
+        assertThat(driver.isAlive()).as(Files.readString(log.toPath())).isTrue();
+        Thread.sleep(5);
+      }
+      driver.destroy();
+      assertThat(driver.waitFor(60, TimeUnit.SECONDS)).as("the driver stopped").isTrue();
+    } finally {
+      driver.destroyForcibly();
+    }
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while ((!applicationsCopyingTo(source, target).isEmpty()
+        || !applicationsCopyingTo(destination, target).isEmpty())
+        && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+    }
+    assertThat(applicationsCopyingTo(source, target)).as("source applications left").isEmpty();
+    assertThat(applicationsCopyingTo(destination, target)).as("destination applications left")
+        .isEmpty();
+    awaitNoRelayContainers(30);
     assertThat(staged(source)).as("source staging left").isEmpty();
     assertThat(staged(destination)).as("destination staging left").isEmpty();
   }
