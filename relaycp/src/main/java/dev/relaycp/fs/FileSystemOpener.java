@@ -7,8 +7,13 @@ import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -24,9 +29,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Hadoop's own cache ({@code FileSystem.get}) keys instances by scheme, authority and user,
  * not by configuration: code that opened the same cluster first (a test, an embedding
- * application) would hand relaycp an instance in another checksum mode. So relaycp keeps its
- * own instances ({@code FileSystem.newInstance}), one per scheme, authority and user, shared by
- * every opener in the process, and makes no instance in Hadoop's cache beside them; Hadoop's
+ * application, an earlier copy in the same JVM with other {@code -D} options) would hand
+ * relaycp an instance in another checksum mode or checksum type. So relaycp keeps its own
+ * instances ({@code FileSystem.newInstance}), one per scheme, authority, user and
+ * configuration (every property, compared by digest), shared by every opener in the process
+ * whose settings are equal, and makes no instance in Hadoop's cache beside them; Hadoop's
  * shutdown hook closes them.
  *
  * <p>Its HDFS clients also retry a file's close sooner than HDFS's defaults, unless the site
@@ -70,6 +77,8 @@ public final class FileSystemOpener {
   };
 
   private final Configuration configuration;
+  /** {@link #configuration}'s digest, which instances are shared by; it is never changed. */
+  private final String settings;
 
   private FileSystemOpener(Configuration configuration) {
     this.configuration = new Configuration(configuration);
@@ -79,6 +88,31 @@ public final class FileSystemOpener {
       this.configuration.setInt(CLOSE_FIRST_RETRY_KEY, CLOSE_FIRST_RETRY_MILLIS);
       this.configuration.setInt(CLOSE_RETRIES_KEY, CLOSE_RETRIES);
     }
+    this.settings = digest(this.configuration);
+  }
+
+  /**
+   * Every property of {@code configuration}, in name order, as one SHA-256: two openers share
+   * instances exactly when their settings are equal, however each Configuration was made.
+   */
+  private static String digest(Configuration configuration) {
+    Map<String, String> sorted = new TreeMap<>();
+    for (Map.Entry<String, String> property : configuration) {
+      sorted.put(property.getKey(), property.getValue());
+    }
+    MessageDigest digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JVM has no SHA-256, which every Java has", e);
+    }
+    for (Map.Entry<String, String> property : sorted.entrySet()) {
+      digest.update(property.getKey().getBytes(StandardCharsets.UTF_8));
+      digest.update((byte) 0);
+      digest.update(String.valueOf(property.getValue()).getBytes(StandardCharsets.UTF_8));
+      digest.update((byte) 0);
+    }
+    return HexFormat.of().formatHex(digest.digest());
   }
 
   /** Whether {@code key} was set by anything but Hadoop's own defaults (a site file, -D, code). */
@@ -129,18 +163,19 @@ public final class FileSystemOpener {
   }
 
   /**
-   * The FileSystem for {@code uri}, shared with relaycp's other users of the same cluster. The
-   * first caller for a cluster and user makes it; callers on other threads that ask for the same
-   * one meanwhile wait for it rather than make a second (a driver opens each cluster from its
-   * main thread and from the threads that start its YARN relays at once, and an HDFS client
-   * first made in a fresh JVM costs tenths of a CPU second).
+   * The FileSystem for {@code uri}, shared with relaycp's other users of the same cluster with
+   * equal settings. The first caller for a cluster, user and settings makes it; callers on
+   * other threads that ask for the same one meanwhile wait for it rather than make a second (a
+   * driver opens each cluster from its main thread and from the threads that start its YARN
+   * relays at once, with the same settings, and an HDFS client first made in a fresh JVM costs
+   * tenths of a CPU second).
    */
   public FileSystem open(URI uri) {
     requireNonNull(uri, "uri is null");
     try {
       UserGroupInformation user = UserGroupInformation.getCurrentUser();
       URI cluster = cluster(uri);
-      Key key = new Key(cluster.toString(), user);
+      Key key = new Key(cluster.toString(), user, settings);
       // A relay opens a file system at every chunk: the known instance, without a lock.
       FileSystem known = OPENED.get(key);
       if (known != null) {
@@ -149,6 +184,8 @@ public final class FileSystemOpener {
       try {
         return OPENED.computeIfAbsent(key, absent -> {
           try {
+            LOG.debug("Opening {} for {} with settings {}", cluster, user,
+                settings.substring(0, 12));
             return FileSystem.newInstance(cluster, configuration);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -219,12 +256,18 @@ public final class FileSystemOpener {
     }
   }
 
-  /** Whether this process already holds relaycp's instance for {@code fileSystem}'s cluster. */
-  static boolean isOpen(URI fileSystem) throws IOException {
+  /**
+   * Whether this process already holds relaycp's instance for {@code fileSystem}'s cluster
+   * with this opener's settings.
+   */
+  boolean isOpen(URI fileSystem) throws IOException {
     return OPENED.containsKey(new Key(name(fileSystem.getScheme(), fileSystem.getAuthority()),
-        UserGroupInformation.getCurrentUser()));
+        UserGroupInformation.getCurrentUser(), settings));
   }
 
-  /** A file system as {@code scheme://authority/}, and the user it is opened for. */
-  private record Key(String fileSystem, UserGroupInformation user) {}
+  /**
+   * A file system as {@code scheme://authority/}, the user it is opened for and the digest of
+   * the settings it was made with.
+   */
+  private record Key(String fileSystem, UserGroupInformation user, String settings) {}
 }

@@ -199,8 +199,10 @@ final class YarnSite implements AutoCloseable {
     FileSystem fileSystem;
     Path staging;
     try {
-      fileSystem = FileSystemOpener.of(configuration)
-          .open(FileSystem.getDefaultUri(configuration));
+      // The cluster's configuration as given, not the copy with the YARN client's retries
+      // above: the driver opens this cluster with the same, and so shares this client.
+      fileSystem = FileSystemOpener.of(clusterConfiguration)
+          .open(FileSystem.getDefaultUri(clusterConfiguration));
       String user = UserGroupInformation.getCurrentUser().getShortUserName();
       staging = fileSystem.makeQualified(
           new Path(new Path(settings.stagingDirectory(), user), transferId));
@@ -226,7 +228,7 @@ final class YarnSite implements AutoCloseable {
     // and write their announcements, with the driver's tokens for the site's file system.
     CallerCredentials siteTokens;
     try {
-      siteTokens = CallerCredentials.obtain(configuration, List.of(fileSystem));
+      siteTokens = CallerCredentials.obtain(List.of(fileSystem));
     } catch (RuntimeException e) {
       hook.undo();
       throw failed(hook, e, "obtaining the " + site + " cluster's tokens");

@@ -72,6 +72,32 @@ class FileSystemOpenerTest {
   }
 
   @Test
+  void openersOfEqualSettingsShareAnInstanceAndOthersWriteWithTheirOwn() throws Exception {
+    URI uri = hdfs.cluster().getURI();
+    Configuration defaults = new Configuration();
+    Configuration crc32 = new Configuration();
+    crc32.set("dfs.checksum.type", "CRC32");
+
+    FileSystem first = FileSystemOpener.of(defaults).open(uri);
+    FileSystem equal = FileSystemOpener.of(new Configuration(defaults)).open(uri);
+    FileSystem other = FileSystemOpener.of(crc32).open(uri);
+
+    assertThat(equal).isSameAs(first);
+    assertThat(other).isNotSameAs(first);
+    assertThat(FileSystemOpener.of(new Configuration(crc32)).open(uri)).isSameAs(other);
+    Path byOther = new Path("/written-with-crc32");
+    try (FSDataOutputStream out = other.create(byOther)) {
+      out.write(new byte[4096]);
+    }
+    Path byFirst = new Path("/written-with-defaults");
+    try (FSDataOutputStream out = first.create(byFirst)) {
+      out.write(new byte[4096]);
+    }
+    assertThat(first.getFileChecksum(byOther).getAlgorithmName()).isEqualTo("COMPOSITE-CRC32");
+    assertThat(first.getFileChecksum(byFirst).getAlgorithmName()).isEqualTo("COMPOSITE-CRC32C");
+  }
+
+  @Test
   void anHdfsClientItOpensRetriesACloseSoonerThanHdfsByDefault() throws Exception {
     FileSystem opened = FileSystemOpener.of(new HdfsConfiguration()).open(hdfs.cluster().getURI());
 
@@ -161,11 +187,11 @@ class FileSystemOpenerTest {
       URI home = URI.create("hdfs://127.0.0.1:" + namenode.getLocalPort());
       Configuration configuration = new Configuration();
       configuration.set(FileSystem.FS_DEFAULT_NAME_KEY, home.toString());
-      assertThat(FileSystemOpener.isOpen(home)).isFalse();
+      assertThat(FileSystemOpener.of(configuration).isOpen(home)).isFalse();
 
       FileSystemOpener.of(configuration).prepare();
 
-      assertThat(FileSystemOpener.isOpen(home)).isTrue();
+      assertThat(FileSystemOpener.of(configuration).isOpen(home)).isTrue();
       namenode.setSoTimeout(500);
       assertThatThrownBy(namenode::accept).isInstanceOf(SocketTimeoutException.class);
     }
@@ -181,7 +207,7 @@ class FileSystemOpenerTest {
 
       FileSystemOpener.of(configuration).prepare();
 
-      assertThat(FileSystemOpener.isOpen(home)).isFalse();
+      assertThat(FileSystemOpener.of(configuration).isOpen(home)).isFalse();
     }
   }
 }
