@@ -100,7 +100,10 @@ public final class CopyCommand implements Callable<Integer> {
             }
           });
       try (RelaysForListing relays = relaysFor(configuration, settings, secret, auto)) {
-        CopyReport result = new CopyDriver(FileSystemOpener.of(configuration))
+        // Each cluster opened with its own client configuration, as its relays open it.
+        CopyReport result = new CopyDriver(
+            FileSystemOpener.of(relayOptions.sourceConfiguration(configuration)),
+            FileSystemOpener.of(relayOptions.destinationConfiguration(configuration)))
             .copy(settings, relays, secret.secret(), progress);
         progress.close();
         if (history.recording(configuration)) {

@@ -165,8 +165,8 @@ public final class RelayOptions {
       Map<String, String> properties, String applicationName,
       Optional<ToIntFunction<SourceTree>> localPairs, TemporarySecret secret) {
     if (yarn()) {
-      Configuration source = siteConfiguration(configuration, sourceConf);
-      Configuration destination = siteConfiguration(configuration, destinationConf);
+      Configuration source = sourceConfiguration(configuration);
+      Configuration destination = destinationConfiguration(configuration);
       YarnRelaySettings settings = YarnRelaySettings.from(configuration, properties);
       List<RelayAddress> readers = running(relays);
       List<RelayAddress> writers = running(destinationRelays);
@@ -190,6 +190,16 @@ public final class RelayOptions {
     StaticRelays running = StaticRelays.of(running(relays), running(destinationRelays))
         .ofThisBuild(RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration));
     return RelaysForListing.of(tree -> running);
+  }
+
+  /** The source cluster's client configuration: {@code base}, with --src-conf's files on top. */
+  Configuration sourceConfiguration(Configuration base) {
+    return siteConfiguration(base, sourceConf);
+  }
+
+  /** The destination cluster's: {@code base}, with --dst-conf's files on top. */
+  Configuration destinationConfiguration(Configuration base) {
+    return siteConfiguration(base, destinationConf);
   }
 
   /** {@code base} with the cluster configuration files in {@code folder} on top. */

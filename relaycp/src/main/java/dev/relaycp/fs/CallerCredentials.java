@@ -36,16 +36,20 @@ public final class CallerCredentials implements AutoCloseable {
 
   private final String user;
   private final byte[] tokenBytes;
-  private final List<Token<?>> obtained;
-  private final Configuration configuration;
+  private final List<ObtainedToken> obtained;
   private final ScheduledExecutorService renewal;
 
-  private CallerCredentials(String user, byte[] tokenBytes, List<Token<?>> obtained,
-      Configuration configuration) {
+  /**
+   * A token this process got, with the configuration of the file system that gave it: renewing
+   * and cancelling reach that cluster's namenode (or key server), which only its own client
+   * configuration may describe (an HA nameservice of the other site).
+   */
+  private record ObtainedToken(Token<?> token, Configuration configuration) {}
+
+  private CallerCredentials(String user, byte[] tokenBytes, List<ObtainedToken> obtained) {
     this.user = user;
     this.tokenBytes = tokenBytes;
     this.obtained = List.copyOf(obtained);
-    this.configuration = configuration;
     if (this.obtained.isEmpty()) {
       renewal = null;
     } else {
@@ -64,26 +68,26 @@ public final class CallerCredentials implements AutoCloseable {
    * on, none where it is off (the relays then act as the user by name, as Hadoop's simple
    * authentication does).
    */
-  public static CallerCredentials obtain(Configuration configuration,
-      List<FileSystem> fileSystems) {
-    requireNonNull(configuration, "configuration is null");
+  public static CallerCredentials obtain(List<FileSystem> fileSystems) {
     requireNonNull(fileSystems, "fileSystems is null");
     try {
       UserGroupInformation current = UserGroupInformation.getCurrentUser();
       String user = current.getShortUserName();
       if (!UserGroupInformation.isSecurityEnabled()) {
-        return new CallerCredentials(user, new byte[0], List.of(), configuration);
+        return new CallerCredentials(user, new byte[0], List.of());
       }
       Credentials credentials = new Credentials();
       // Tokens this process was given (a launcher's, a container's) first: a file system
       // that has one already is not asked for another, which it could not give without a
       // Kerberos login anyway.
       credentials.addAll(current.getCredentials());
-      List<Token<?>> obtained = new ArrayList<>();
+      List<ObtainedToken> obtained = new ArrayList<>();
       for (FileSystem fileSystem : fileSystems) {
         Token<?>[] added = fileSystem.addDelegationTokens(user, credentials);
         if (added != null) {
-          obtained.addAll(List.of(added));
+          for (Token<?> token : added) {
+            obtained.add(new ObtainedToken(token, fileSystem.getConf()));
+          }
         }
       }
       if (credentials.numberOfTokens() == 0) {
@@ -94,7 +98,7 @@ public final class CallerCredentials implements AutoCloseable {
       }
       LOG.info("Relays act as {} with {} delegation tokens ({} new)", user,
           credentials.numberOfTokens(), obtained.size());
-      return new CallerCredentials(user, serialize(credentials), obtained, configuration);
+      return new CallerCredentials(user, serialize(credentials), obtained);
     } catch (IOException e) {
       throw HadoopFailures.translate(e, "getting delegation tokens for the relays");
     }
@@ -112,9 +116,10 @@ public final class CallerCredentials implements AutoCloseable {
 
   /** Renews the tokens this object obtained; a failure is logged (the copy may still end first). */
   void renew() {
-    for (Token<?> token : obtained) {
+    for (ObtainedToken each : obtained) {
+      Token<?> token = each.token();
       try {
-        token.renew(configuration);
+        token.renew(each.configuration());
       } catch (IOException | InterruptedException | RuntimeException e) {
         if (e instanceof InterruptedException) {
           Thread.currentThread().interrupt();
@@ -133,9 +138,10 @@ public final class CallerCredentials implements AutoCloseable {
       return;
     }
     renewal.shutdownNow();
-    for (Token<?> token : obtained) {
+    for (ObtainedToken each : obtained) {
+      Token<?> token = each.token();
       try {
-        token.cancel(configuration);
+        token.cancel(each.configuration());
       } catch (IOException | InterruptedException | RuntimeException e) {
         if (e instanceof InterruptedException) {
           Thread.currentThread().interrupt();

@@ -137,7 +137,7 @@ public final class RelayProbe {
         new Path(new Path(settings.destinationDirectory()), DIRECTORY_PREFIX + id));
     // Before the event loop: tokens that cannot be had leave nothing running.
     CallerCredentials caller =
-        CallerCredentials.obtain(opener.configuration(), List.of(source, destination));
+        CallerCredentials.obtain(List.of(source, destination));
     Transfer transfer = new Transfer(caller.user(), sourceScratch.toUri(),
         destinationScratch.toUri(), caller.tokenBytes());
     NioEventLoopGroup eventLoops =

@@ -33,6 +33,32 @@ class ChecksumTypeTest {
     DemoDataset.write(fixture.source(), new Path("/data"), BLOCK, 4, 3, 7);
   }
 
+  /**
+   * An earlier copy in this JVM opened the destination with the default checksum type; this
+   * copy's own setting still decides what its probe writes.
+   */
+  @Test
+  void aChecksumTypeGivenAfterTheDestinationWasOpenedWithAnotherStillCounts() throws IOException {
+    FileSystem openedEarlier =
+        FileSystemOpener.of(new Configuration()).open(fixture.destinationUri("/"));
+    assertThat(openedEarlier.exists(new Path("/"))).isTrue();
+    Configuration crc32 = new Configuration();
+    crc32.set("dfs.checksum.type", "CRC32");
+
+    RelayCpException failure = catchThrowableOfType(() -> new CopyDriver(
+            FileSystemOpener.of(new Configuration()), FileSystemOpener.of(crc32)).copy(
+            CopySettings.of(fixture.sourceUri("/data"),
+                fixture.destinationUri("/copy-after-another"), false),
+            fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE),
+        RelayCpException.class);
+
+    assertThat(failure).isNotNull();
+    assertThat(failure.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(failure.getMessage())
+        .contains("DST writes COMPOSITE-CRC32 checksums but SRC's are COMPOSITE-CRC32C");
+    assertThat(openedEarlier.exists(new Path("/copy-after-another"))).isFalse();
+  }
+
   @Test
   void aDestinationWritingCrc32UnderACrc32cSourceIsRefusedBeforeAnythingMoves()
       throws IOException {

@@ -155,7 +155,6 @@ class KerberizedCopyTest {
   @Test
   void aPeerWithTheSecretGetsNoMoreThanTheTokensItCarries() throws Exception {
     CallerCredentials alice = clusters.asUser("alice", () -> CallerCredentials.obtain(
-        clusters.configuration(),
         List.of(FileSystemOpener.of(clusters.configuration()).open(clusters.sourceUri("/")),
             FileSystemOpener.of(clusters.configuration()).open(clusters.destinationUri("/")))));
     NioEventLoopGroup loop = new NioEventLoopGroup(1);
