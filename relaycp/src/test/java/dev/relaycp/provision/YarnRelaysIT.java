@@ -31,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -461,11 +462,26 @@ class YarnRelaysIT {
     assertThat(staged(destination)).as("destination staging left").isEmpty();
   }
 
-  /** The live relaycp applications of {@code site} whose name ends with {@code target}. */
-  private static List<ApplicationReport> applicationsCopyingTo(EmbeddedSite site,
-      String target) throws Exception {
+  /** The live relaycp applications of {@code site} whose name {@code name} accepts. */
+  private static List<ApplicationReport> applications(EmbeddedSite site, Predicate<String> name)
+      throws Exception {
     return site.liveApplications(TYPE).stream()
-        .filter(report -> report.getName().endsWith(target)).toList();
+        .filter(report -> name.test(report.getName())).toList();
+  }
+
+  /**
+   * Waits up to 30 s in all until none of {@code sites} has a live relaycp application whose
+   * name {@code name} accepts, then asserts it.
+   */
+  private static void awaitNoApplication(Predicate<String> name, String what,
+      EmbeddedSite... sites) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    for (EmbeddedSite site : sites) {
+      while (!applications(site, name).isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      assertThat(applications(site, name)).as(site.name() + " applications " + what).isEmpty();
+    }
   }
 
   private static boolean submitted(YarnClient client, String target) throws Exception {
@@ -504,15 +520,8 @@ class YarnRelaysIT {
       driver.destroyForcibly();
     }
 
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while ((!applicationsCopyingTo(source, target).isEmpty()
-        || !applicationsCopyingTo(destination, target).isEmpty())
-        && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-    }
-    assertThat(applicationsCopyingTo(source, target)).as("source applications left").isEmpty();
-    assertThat(applicationsCopyingTo(destination, target)).as("destination applications left")
-        .isEmpty();
+    awaitNoApplication(name -> name.endsWith(target), "copying to " + target + " left",
+        source, destination);
     awaitNoRelayContainers(30);
     assertThat(staged(source)).as("source staging left").isEmpty();
     assertThat(staged(destination)).as("destination staging left").isEmpty();
@@ -538,21 +547,6 @@ class YarnRelaysIT {
         .isGreaterThanOrEqualTo(timeoutSeconds - 3);
     assertThat(staged(source)).as("source staging left").isEmpty();
     assertThat(staged(destination)).as("destination staging left").isEmpty();
-  }
-
-  /** The live relaycp applications of {@code site} named {@code name}. */
-  private static List<ApplicationReport> applicationsNamed(EmbeddedSite site, String name)
-      throws Exception {
-    return site.liveApplications(TYPE).stream()
-        .filter(report -> report.getName().equals(name)).toList();
-  }
-
-  private static void awaitNoApplicationNamed(EmbeddedSite site, String name) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!applicationsNamed(site, name).isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-    }
-    assertThat(applicationsNamed(site, name)).as("live applications named " + name).isEmpty();
   }
 
   private static RelayJar relayJar() {
@@ -586,9 +580,10 @@ class YarnRelaysIT {
     try {
       assertThat(jarAskedFor.await(60, TimeUnit.SECONDS)).as("the start asked for the jar")
           .isTrue();
-      assertThat(applicationsNamed(destination, name)).as("the application submitted").hasSize(1);
+      assertThat(applications(destination, name::equals)).as("the application submitted")
+          .hasSize(1);
       hook.run();
-      awaitNoApplicationNamed(destination, name);
+      awaitNoApplication(name::equals, "named " + name, destination);
     } finally {
       shutDown.countDown();
     }
@@ -614,7 +609,7 @@ class YarnRelaysIT {
     try {
       assertThat(staged(destination)).as("staging of a started site").isNotEmpty();
       notHandedOver.run();
-      awaitNoApplicationNamed(destination, name);
+      awaitNoApplication(name::equals, "named " + name, destination);
       assertThat(staged(destination)).as("destination staging after the hook").isEmpty();
     } finally {
       started.close();
@@ -627,13 +622,13 @@ class YarnRelaysIT {
     try {
       handedOver.handOver();
       handedOver.run();
-      assertThat(applicationsNamed(destination, owned)).as("the owner's application")
+      assertThat(applications(destination, owned::equals)).as("the owner's application")
           .hasSize(1);
       assertThat(staged(destination)).as("the owner's staging").isNotEmpty();
     } finally {
       site.close();
     }
-    awaitNoApplicationNamed(destination, owned);
+    awaitNoApplication(owned::equals, "named " + owned, destination);
     assertThat(staged(destination)).as("destination staging after the owner closed").isEmpty();
   }
 }
