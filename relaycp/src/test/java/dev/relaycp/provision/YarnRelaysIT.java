@@ -388,6 +388,41 @@ class YarnRelaysIT {
     awaitNoRelayContainers(30);
   }
 
+  /**
+   * The driver opens DST with --dst-conf's settings, as the destination's relays open it: a
+   * destination whose client configuration writes CRC32 under a CRC32C source is refused
+   * before anything moves. (The driver used this process's configuration, so the copy went
+   * ahead.)
+   */
+  @Test
+  void theDriverOpensTheDestinationWithItsConfigurationFolder() throws Exception {
+    Path crc32 = configurations.resolve("dst-crc32");
+    Files.createDirectories(crc32);
+    Configuration writesCrc32 = new Configuration(destination.configuration());
+    writesCrc32.set("dfs.checksum.type", "CRC32");
+    try (OutputStream out = Files.newOutputStream(crc32.resolve("hdfs-site.xml"))) {
+      writesCrc32.writeXml(out);
+    }
+    List<String> args = copyArguments("/demo", "/copy-with-crc32-conf");
+    args.set(args.indexOf("--dst-conf") + 1, crc32.toString());
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+
+    int code = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
+        new PrintWriter(out, true), new PrintWriter(err, true)).execute(args.toArray(String[]::new));
+
+    assertThat(code).as(err.toString()).isEqualTo(3);
+    assertThat(err.toString())
+        .contains("DST writes COMPOSITE-CRC32 checksums but SRC's are COMPOSITE-CRC32C");
+    assertThat(FileSystem.get(destination.uri("/"), new Configuration()).exists(
+        new org.apache.hadoop.fs.Path("/copy-with-crc32-conf"))).isFalse();
+    awaitNoApplication(name -> name.endsWith("/copy-with-crc32-conf"), "left", source,
+        destination);
+    awaitNoRelayContainers(30);
+    assertThat(staged(source)).as("source staging left").isEmpty();
+    assertThat(staged(destination)).as("destination staging left").isEmpty();
+  }
+
   @Test
   void aRelayContainerKilledMidCopyIsReplacedAndTheCopyVerifies() throws Exception {
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> copy("/big",
