@@ -145,8 +145,11 @@ public final class CopyCommand implements Callable<Integer> {
     }
     // Local relays read these when they start: a bad value fails here, before any starts.
     RelayProcess.relaySettings("127.0.0.1", 0, TransferSecret.generate(), configuration);
-    CopySettings settings = CopySettings.from(configuration, uri(source, "SRC"),
-        uri(destination, "DST"), overwrite, syncOptions.settings(overwrite));
+    URI sourceUri = uri(source, "SRC");
+    URI destinationUri = uri(destination, "DST");
+    relayOptions.checkSites(sourceUri, destinationUri, configuration);
+    CopySettings settings = CopySettings.from(configuration, sourceUri, destinationUri,
+        overwrite, syncOptions.settings(overwrite));
     return compress ? settings.withCompress(true) : settings;
   }
 

@@ -15,15 +15,20 @@ import dev.relaycp.transfer.SourceTree;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.MalformedURLException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import picocli.CommandLine.Option;
 
 /**
@@ -190,6 +195,74 @@ public final class RelayOptions {
     StaticRelays running = StaticRelays.of(running(relays), running(destinationRelays))
         .ofThisBuild(RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration));
     return RelaysForListing.of(tree -> running);
+  }
+
+  /**
+   * Refuses configuration folders crossed with SRC and DST: SRC on the cluster that the
+   * destination's configuration describes and not on the source's (or DST the other way round)
+   * would start each site's relays on the other cluster, every byte crossing the WAN twice. A
+   * configuration describes the cluster of its {@code fs.defaultFS} and its
+   * {@code dfs.nameservices}; a URI neither describes (an address written another way) is let
+   * through.
+   */
+  void checkSites(URI source, URI destination, Configuration base) {
+    if (!yarn() || (sourceConf == null && destinationConf == null)) {
+      return;
+    }
+    Set<String> onSource = clusters(sourceConfiguration(base));
+    Set<String> onDestination = clusters(destinationConfiguration(base));
+    Optional<String> sourceCluster = cluster(source);
+    Optional<String> destinationCluster = cluster(destination);
+    boolean sourceCrossed = sourceCluster.filter(
+        name -> onDestination.contains(name) && !onSource.contains(name)).isPresent();
+    boolean destinationCrossed = destinationCluster.filter(
+        name -> onSource.contains(name) && !onDestination.contains(name)).isPresent();
+    String sourceFolder = describe("--src-conf", sourceConf);
+    String destinationFolder = describe("--dst-conf", destinationConf);
+    if (sourceCrossed && destinationCrossed) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, sourceFolder + " describes DST's"
+          + " cluster and " + destinationFolder + " SRC's: they are swapped; give --src-conf"
+          + " SRC's cluster's configuration folder and --dst-conf DST's");
+    }
+    if (sourceCrossed) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "SRC's cluster ("
+          + sourceCluster.get() + ") is the one " + destinationFolder + " describes, not "
+          + sourceFolder + ", so the source's relays would start on the other cluster; give"
+          + " --src-conf SRC's cluster's configuration folder");
+    }
+    if (destinationCrossed) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "DST's cluster ("
+          + destinationCluster.get() + ") is the one " + sourceFolder + " describes, not "
+          + destinationFolder + ", so the destination's relays would start on the other"
+          + " cluster; give --dst-conf DST's cluster's configuration folder");
+    }
+  }
+
+  private static String describe(String option, Path folder) {
+    return folder == null ? "this process's configuration (no " + option + ")"
+        : option + " " + folder;
+  }
+
+  /** The clusters a configuration describes, as {@link #cluster} names them. */
+  private static Set<String> clusters(Configuration configuration) {
+    Set<String> clusters = new HashSet<>();
+    cluster(FileSystem.getDefaultUri(configuration)).ifPresent(clusters::add);
+    for (String nameservice : configuration.getTrimmedStringCollection("dfs.nameservices")) {
+      cluster(URI.create("hdfs://" + nameservice)).ifPresent(clusters::add);
+    }
+    return clusters;
+  }
+
+  /**
+   * An HDFS URI's cluster as {@code host:port} (HDFS's port 8020 where none is written, as a
+   * nameservice has none); empty for a URI without an authority or of another scheme.
+   */
+  private static Optional<String> cluster(URI uri) {
+    if (!"hdfs".equals(uri.getScheme()) || uri.getHost() == null) {
+      return Optional.empty();
+    }
+    int port = uri.getPort() == -1 ? 8020 : uri.getPort();
+    return Optional.of(uri.getHost().toLowerCase(Locale.ROOT) + ":" + port);
   }
 
   /** The source cluster's client configuration: {@code base}, with --src-conf's files on top. */

@@ -1,10 +1,12 @@
 package dev.relaycp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -15,6 +17,7 @@ import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class CopyCommandTest {
   @TempDir Path temporary;
@@ -225,6 +228,60 @@ class CopyCommandTest {
         "--src-conf", temporary.resolve("absent").toString());
     assertThat(missing.exitCode()).isEqualTo(ExitCodes.USER);
     assertThat(missing.err()).contains("configuration folder").contains("does not exist");
+  }
+
+  /** A client configuration folder whose default file system is {@code defaultFs}. */
+  private Path confFolder(String name, String defaultFs, String nameservices) throws Exception {
+    Path folder = Files.createDirectories(temporary.resolve(name));
+    Files.writeString(folder.resolve("core-site.xml"), "<configuration><property>"
+        + "<name>fs.defaultFS</name><value>" + defaultFs + "</value></property>"
+        + "</configuration>");
+    Files.writeString(folder.resolve("hdfs-site.xml"), "<configuration><property>"
+        + "<name>dfs.nameservices</name><value>" + nameservices + "</value></property>"
+        + "</configuration>");
+    return folder;
+  }
+
+  @Test
+  void configurationFoldersCrossedWithSrcAndDstAreRefusedBeforeAnythingStarts()
+      throws Exception {
+    Path clusterA = confFolder("conf.a", "hdfs://nn-a:8020", "");
+    Path clusterB = confFolder("conf.b", "hdfs://ns-b", "ns-b,ns-b2");
+
+    Result swapped = run("copy", "hdfs://nn-a:8020/data", "hdfs://ns-b/data", "--relays",
+        "yarn", "--src-conf", clusterB.toString(), "--dst-conf", clusterA.toString(),
+        "--no-progress");
+    Result sourceCrossed = run("copy", "hdfs://NN-A/data", "hdfs://nn-z/data", "--relays",
+        "yarn", "--dst-conf", clusterA.toString(), "--no-progress");
+    Result destinationCrossed = run("copy", "hdfs://nn-c/data", "hdfs://ns-b2/data",
+        "--relays", "yarn", "--src-conf", clusterB.toString(), "--dst-conf",
+        clusterA.toString(), "--no-progress");
+
+    assertThat(swapped.exitCode()).as(swapped.err()).isEqualTo(ExitCodes.USER);
+    assertThat(swapped.err().strip()).isEqualTo("relaycp: --src-conf " + clusterB
+        + " describes DST's cluster and --dst-conf " + clusterA + " SRC's: they are swapped;"
+        + " give --src-conf SRC's cluster's configuration folder and --dst-conf DST's");
+    assertThat(sourceCrossed.exitCode()).as(sourceCrossed.err()).isEqualTo(ExitCodes.USER);
+    assertThat(sourceCrossed.err()).contains("SRC's cluster (nn-a:8020) is the one --dst-conf "
+        + clusterA + " describes, not this process's configuration (no --src-conf)");
+    assertThat(destinationCrossed.exitCode()).as(destinationCrossed.err())
+        .isEqualTo(ExitCodes.USER);
+    assertThat(destinationCrossed.err()).contains("DST's cluster (ns-b2:8020) is the one"
+        + " --src-conf " + clusterB + " describes, not --dst-conf " + clusterA);
+  }
+
+  @Test
+  void foldersThatDescribeTheirOwnClustersOrNeitherArePassed() throws Exception {
+    Path clusterA = confFolder("conf.a", "hdfs://nn-a:8020", "");
+    Path clusterB = confFolder("conf.b", "hdfs://ns-b", "ns-b,ns-b2");
+    CopyCommand copy = new CopyCommand();
+    new CommandLine(copy).parseArgs("hdfs://nn-a:8020/data", "hdfs://ns-b2/data",
+        "--relays", "yarn", "--src-conf", clusterA.toString(), "--dst-conf", clusterB.toString());
+
+    assertThatCode(() -> copy.relayOptions.checkSites(URI.create("hdfs://nn-a:8020/data"),
+        URI.create("hdfs://ns-b2/data"), new Configuration())).doesNotThrowAnyException();
+    assertThatCode(() -> copy.relayOptions.checkSites(URI.create("hdfs://10.0.0.5:8020/data"),
+        URI.create("hdfs://ns-b/data"), new Configuration())).doesNotThrowAnyException();
   }
 
   /** A jar with the entry that marks the product jar; nothing runs it in these tests. */
