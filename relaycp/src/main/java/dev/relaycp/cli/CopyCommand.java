@@ -90,20 +90,20 @@ public final class CopyCommand implements Callable<Integer> {
     Optional<AutoPairs.Spawning> spawning = spawnOptions.spawning()
         ? Optional.of(spawnOptions.planned(configuration, relayOptions.given()))
         : Optional.empty();
+    // SRC and DST are opened with their clusters' own configurations (--src-conf, --dst-conf),
+    // as their relays open them, by the planner, the spawned relays and the driver alike.
+    FileSystemOpener opener = relayOptions.opener(configuration, settings);
     try (RelayOptions.TemporarySecret secret = relayOptions.secret(err);
         CopyProgress progress = CopyProgress.start(!noProgress && !json)) {
-      Optional<PairsChoice> auto = pairsOptions.choice(settings, configuration, observed,
+      Optional<PairsChoice> auto = pairsOptions.choice(settings, configuration, opener, observed,
           spawning, relayOptions.yarn(), choice -> {
             if (!json) {
               progress.printAbove(err, "relaycp: --pairs auto: "
                   + (spawning.isPresent() ? "spawned" : "local") + " relays, " + choice);
             }
           });
-      try (RelaysForListing relays = relaysFor(configuration, settings, secret, auto)) {
-        // Each cluster opened with its own client configuration, as its relays open it.
-        CopyReport result = new CopyDriver(
-            FileSystemOpener.of(relayOptions.sourceConfiguration(configuration)),
-            FileSystemOpener.of(relayOptions.destinationConfiguration(configuration)))
+      try (RelaysForListing relays = relaysFor(configuration, opener, settings, secret, auto)) {
+        CopyReport result = new CopyDriver(opener)
             .copy(settings, relays, secret.secret(), progress);
         progress.close();
         if (history.recording(configuration)) {
@@ -175,7 +175,7 @@ public final class CopyCommand implements Callable<Integer> {
    * before it): the datanode relays (or local ones), with spawned pairs joining them when
    * asked for. With --pairs auto, how many pairs is chosen from the listing.
    */
-  private RelaysForListing relaysFor(Configuration configuration,
+  private RelaysForListing relaysFor(Configuration configuration, FileSystemOpener opener,
       CopySettings settings, RelayOptions.TemporarySecret secret, Optional<PairsChoice> auto) {
     String application = "relaycp " + source + " -> " + destination;
     Optional<ToIntFunction<SourceTree>> givenLocalPairs = relayOptions.localRelays == null
@@ -196,10 +196,11 @@ public final class CopyCommand implements Callable<Integer> {
         : Optional.empty();
     if (base.isEmpty()) {
       return RelaysForListing.of(
-          tree -> withSpawned(tree, Optional.empty(), configuration, settings, secret, auto));
+          tree -> withSpawned(tree, Optional.empty(), configuration, opener, settings, secret,
+              auto));
     }
     return base.get().around(datanodeRelays -> tree -> withSpawned(tree,
-        Optional.of(datanodeRelays), configuration, settings, secret, auto));
+        Optional.of(datanodeRelays), configuration, opener, settings, secret, auto));
   }
 
   /**
@@ -209,13 +210,14 @@ public final class CopyCommand implements Callable<Integer> {
    */
   private RouteSource withSpawned(SourceTree tree,
       Optional<Function<SourceTree, RouteSource>> datanodeRelays, Configuration configuration,
-      CopySettings settings, RelayOptions.TemporarySecret secret, Optional<PairsChoice> auto) {
+      FileSystemOpener opener, CopySettings settings, RelayOptions.TemporarySecret secret,
+      Optional<PairsChoice> auto) {
     int pairs = auto.map(choice -> choice.pairs(tree)).orElseGet(() -> spawnOptions.spawn);
     if (pairs == 0 && datanodeRelays.isPresent()) {
       return datanodeRelays.get().apply(tree);
     }
     Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter = spawnOptions.starter(
-        pairs, configuration, settings.source(), settings.destination(), secret.secret(),
+        pairs, configuration, opener, settings.source(), settings.destination(), secret.secret(),
         secret.file(), auto.flatMap(PairsChoice::plan)
             .map(choice -> choice.plan().pretest().pays()).orElse(false));
     spawned = starter.apply(() -> datanodeRelays.map(relays -> relays.apply(tree)));

@@ -62,13 +62,13 @@ public final class PairsOptions {
   }
 
   /**
-   * With --pairs auto, the planner's choice, made when the copy has listed its source; for
-   * spawned pairs when {@code spawning}, with the start of relay containers when {@code
-   * yarnRelays}. {@code announce} hears what was chosen.
+   * With --pairs auto, the planner's choice, made when the copy has listed its source (read
+   * through {@code opener}); for spawned pairs when {@code spawning}, with the start of relay
+   * containers when {@code yarnRelays}. {@code announce} hears what was chosen.
    */
   Optional<PairsChoice> choice(CopySettings settings, Configuration configuration,
-      ThroughputHistory history, Optional<AutoPairs.Spawning> spawning, boolean yarnRelays,
-      Consumer<String> announce) {
+      FileSystemOpener opener, ThroughputHistory history,
+      Optional<AutoPairs.Spawning> spawning, boolean yarnRelays, Consumer<String> announce) {
     if (!auto()) {
       return Optional.empty();
     }
@@ -82,7 +82,6 @@ public final class PairsOptions {
             ? OptionalInt.of(RelayKeys.DATA_FRAME_BYTES.intFrom(configuration))
             : OptionalInt.empty(),
         CopyOverheads.defaults(yarnRelays));
-    FileSystemOpener opener = FileSystemOpener.of(configuration);
     return Optional.of(PairsChoice.of(tree -> AutoPairs.choose(opener, request, tree),
         AutoPairs.fewestPairs(spawning), announce));
   }

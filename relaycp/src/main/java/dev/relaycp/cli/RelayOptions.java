@@ -3,6 +3,7 @@ package dev.relaycp.cli;
 import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.provision.LocalRelayProcesses;
 import dev.relaycp.provision.StaticRelays;
 import dev.relaycp.provision.YarnRelaySettings;
@@ -10,6 +11,7 @@ import dev.relaycp.provision.YarnRelays;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.RelayTls;
 import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.CopySettings;
 import dev.relaycp.transfer.RouteSource;
 import dev.relaycp.transfer.SourceTree;
 import java.io.IOException;
@@ -263,6 +265,21 @@ public final class RelayOptions {
     }
     int port = uri.getPort() == -1 ? 8020 : uri.getPort();
     return Optional.of(uri.getHost().toLowerCase(Locale.ROOT) + ":" + port);
+  }
+
+  /**
+   * Opens SRC's cluster with --src-conf's configuration and DST's with --dst-conf's, where
+   * given, and any other with {@code base}.
+   */
+  FileSystemOpener opener(Configuration base, CopySettings settings) {
+    FileSystemOpener opener = FileSystemOpener.of(base);
+    if (sourceConf != null) {
+      opener = opener.withCluster(settings.source(), sourceConfiguration(base));
+    }
+    if (destinationConf != null) {
+      opener = opener.withCluster(settings.destination(), destinationConfiguration(base));
+    }
+    return opener;
   }
 
   /** The source cluster's client configuration: {@code base}, with --src-conf's files on top. */

@@ -164,10 +164,10 @@ public final class SpawnOptions {
   /**
    * The copy's relays: {@code base}'s (if any) with {@code pairs} spawned pairs joining them,
    * pre-tested with --pretest or when {@code pretest} (the planner's advice). The heartbeats
-   * the spawned relays follow live on each site's cluster.
+   * the spawned relays follow live on each site's cluster, opened through {@code opener}.
    */
   Function<Supplier<Optional<RouteSource>>, SpawnedRelays> starter(int pairs,
-      Configuration configuration,
+      Configuration configuration, FileSystemOpener opener,
       URI source, URI destination, TransferSecret secret, Path secretFile, boolean pretest) {
     YarnRelaySettings yarn = YarnRelaySettings.from(configuration, Map.of());
     SpawnedRelays.Launch launch = new SpawnedRelays.Launch(pairs, timeout(),
@@ -177,7 +177,7 @@ public final class SpawnOptions {
         destination);
     return base -> SpawnedRelays.launch(launch,
         context -> spawner(context, launch.spawnTimeout(), configuration),
-        FileSystemOpener.of(configuration), base, secret, secretFile);
+        opener, base, secret, secretFile);
   }
 
   private HostSpawner spawner(SpawnContext context, Duration timeout,

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,9 +33,10 @@ import org.slf4j.LoggerFactory;
  * application, an earlier copy in the same JVM with other {@code -D} options) would hand
  * relaycp an instance in another checksum mode or checksum type. So relaycp keeps its own
  * instances ({@code FileSystem.newInstance}), one per scheme, authority, user and
- * configuration (every property, compared by digest), shared by every opener in the process
- * whose settings are equal, and makes no instance in Hadoop's cache beside them; Hadoop's
- * shutdown hook closes them.
+ * configuration (its properties beyond the JVM's default resources, compared by digest),
+ * shared by every opener in the process whose settings are equal, and makes no instance in
+ * Hadoop's cache beside them; Hadoop's shutdown hook closes them. An opener may open some
+ * clusters with configurations of their own ({@link #withCluster}): a copy's two sites'.
  *
  * <p>Its HDFS clients also retry a file's close sooner than HDFS's defaults, unless the site
  * or the user set either key: see {@link #CLOSE_FIRST_RETRY_MILLIS}.
@@ -76,29 +78,47 @@ public final class FileSystemOpener {
     "org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos",
   };
 
-  private final Configuration configuration;
-  /** {@link #configuration}'s digest, which instances are shared by; it is never changed. */
-  private final String settings;
+  /** The configuration of every cluster without one of its own (and relaycp's settings). */
+  private final Settings base;
+  /** Clusters opened with a configuration of their own, by {@link Key#fileSystem} name. */
+  private final Map<String, Settings> clusters;
 
-  private FileSystemOpener(Configuration configuration) {
-    this.configuration = new Configuration(configuration);
-    this.configuration.set(CHECKSUM_COMBINE_MODE, "COMPOSITE_CRC");
-    if (!chosen(configuration, CLOSE_FIRST_RETRY_KEY)
-        && !chosen(configuration, CLOSE_RETRIES_KEY)) {
-      this.configuration.setInt(CLOSE_FIRST_RETRY_KEY, CLOSE_FIRST_RETRY_MILLIS);
-      this.configuration.setInt(CLOSE_RETRIES_KEY, CLOSE_RETRIES);
+  /**
+   * A configuration as this class opens file systems with it, and its digest, which instances
+   * are shared by. Neither is changed after it is made.
+   */
+  private record Settings(Configuration configuration, String digest) {
+    static Settings of(Configuration given) {
+      Configuration configuration = new Configuration(given);
+      configuration.set(CHECKSUM_COMBINE_MODE, "COMPOSITE_CRC");
+      if (!chosen(given, CLOSE_FIRST_RETRY_KEY) && !chosen(given, CLOSE_RETRIES_KEY)) {
+        configuration.setInt(CLOSE_FIRST_RETRY_KEY, CLOSE_FIRST_RETRY_MILLIS);
+        configuration.setInt(CLOSE_RETRIES_KEY, CLOSE_RETRIES);
+      }
+      return new Settings(configuration, digestOf(configuration));
     }
-    this.settings = digest(this.configuration);
+  }
+
+  private FileSystemOpener(Settings base, Map<String, Settings> clusters) {
+    this.base = base;
+    this.clusters = Map.copyOf(clusters);
   }
 
   /**
-   * Every property of {@code configuration}, in name order, as one SHA-256: two openers share
-   * instances exactly when their settings are equal, however each Configuration was made.
+   * A SHA-256 of the properties {@code configuration} has beyond the JVM's default resources
+   * ({@code core-site.xml}, {@code hdfs-default.xml} and the like, named without a folder),
+   * in name order: the properties set in code or by {@code -D}, and those of resources added
+   * to it (a cluster's configuration folder). Default resources are the same for every
+   * configuration in the JVM, but Hadoop adds some only when a class first needs them (HDFS's
+   * when its client is first made, YARN's with its first client), and every configuration
+   * reloads then: counting them would make the digest depend on when it was taken.
    */
-  private static String digest(Configuration configuration) {
+  private static String digestOf(Configuration configuration) {
     Map<String, String> sorted = new TreeMap<>();
     for (Map.Entry<String, String> property : configuration) {
-      sorted.put(property.getKey(), property.getValue());
+      if (!fromDefaultsOnly(configuration.getPropertySources(property.getKey()))) {
+        sorted.put(property.getKey(), property.getValue());
+      }
     }
     MessageDigest digest;
     try {
@@ -115,6 +135,13 @@ public final class FileSystemOpener {
     return HexFormat.of().formatHex(digest.digest());
   }
 
+  /** Whether every source of a property is a default resource: a bare {@code NAME.xml}. */
+  private static boolean fromDefaultsOnly(String[] sources) {
+    return sources != null && sources.length > 0 && Arrays.stream(sources)
+        .allMatch(source -> source.endsWith(".xml") && source.indexOf('/') < 0
+            && source.indexOf(':') < 0 && source.indexOf(' ') < 0);
+  }
+
   /** Whether {@code key} was set by anything but Hadoop's own defaults (a site file, -D, code). */
   private static boolean chosen(Configuration configuration, String key) {
     String[] sources = configuration.getPropertySources(key);
@@ -123,11 +150,26 @@ public final class FileSystemOpener {
   }
 
   public static FileSystemOpener of(Configuration configuration) {
-    return new FileSystemOpener(requireNonNull(configuration, "configuration is null"));
+    return new FileSystemOpener(
+        Settings.of(requireNonNull(configuration, "configuration is null")), Map.of());
   }
 
+  /**
+   * This opener, but opening the cluster of {@code uri} with {@code clusterConfiguration} (its
+   * client configuration: its HA nameservice, its security settings), as the relays on that
+   * cluster open it. {@link #configuration()} stays this opener's.
+   */
+  public FileSystemOpener withCluster(URI uri, Configuration clusterConfiguration) {
+    requireNonNull(uri, "uri is null");
+    requireNonNull(clusterConfiguration, "clusterConfiguration is null");
+    Map<String, Settings> more = new HashMap<>(clusters);
+    more.put(cluster(uri).toString(), Settings.of(clusterConfiguration));
+    return new FileSystemOpener(base, more);
+  }
+
+  /** The configuration given to {@link #of}, where relaycp's own settings are read. */
   public Configuration configuration() {
-    return new Configuration(configuration);
+    return new Configuration(base.configuration());
   }
 
   /**
@@ -141,7 +183,7 @@ public final class FileSystemOpener {
   public void prepare() {
     try {
       UserGroupInformation.getCurrentUser();
-      FileSystem.getFileSystemClass("hdfs", configuration);
+      FileSystem.getFileSystemClass("hdfs", base.configuration());
     } catch (IOException e) {
       LOG.debug("Could not prepare the HDFS client: {}", e.toString());
     }
@@ -152,7 +194,7 @@ public final class FileSystemOpener {
         LOG.debug("Not preloaded: {}", name);
       }
     }
-    URI home = FileSystem.getDefaultUri(configuration);
+    URI home = FileSystem.getDefaultUri(base.configuration());
     if ("hdfs".equals(home.getScheme())) {
       try {
         open(home);
@@ -175,7 +217,8 @@ public final class FileSystemOpener {
     try {
       UserGroupInformation user = UserGroupInformation.getCurrentUser();
       URI cluster = cluster(uri);
-      Key key = new Key(cluster.toString(), user, settings);
+      Settings settings = clusters.getOrDefault(cluster.toString(), base);
+      Key key = new Key(cluster.toString(), user, settings.digest());
       // A relay opens a file system at every chunk: the known instance, without a lock.
       FileSystem known = OPENED.get(key);
       if (known != null) {
@@ -185,8 +228,8 @@ public final class FileSystemOpener {
         return OPENED.computeIfAbsent(key, absent -> {
           try {
             LOG.debug("Opening {} for {} with settings {}", cluster, user,
-                settings.substring(0, 12));
-            return FileSystem.newInstance(cluster, configuration);
+                settings.digest().substring(0, 12));
+            return FileSystem.newInstance(cluster, settings.configuration());
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
@@ -213,7 +256,7 @@ public final class FileSystemOpener {
   private URI cluster(URI uri) {
     String scheme = uri.getScheme();
     String authority = uri.getAuthority();
-    URI home = FileSystem.getDefaultUri(configuration);
+    URI home = FileSystem.getDefaultUri(base.configuration());
     if (scheme == null && authority == null) {
       scheme = home.getScheme();
       authority = home.getAuthority();
@@ -261,8 +304,9 @@ public final class FileSystemOpener {
    * with this opener's settings.
    */
   boolean isOpen(URI fileSystem) throws IOException {
-    return OPENED.containsKey(new Key(name(fileSystem.getScheme(), fileSystem.getAuthority()),
-        UserGroupInformation.getCurrentUser(), settings));
+    String name = name(fileSystem.getScheme(), fileSystem.getAuthority());
+    return OPENED.containsKey(new Key(name, UserGroupInformation.getCurrentUser(),
+        clusters.getOrDefault(name, base).digest()));
   }
 
   /**

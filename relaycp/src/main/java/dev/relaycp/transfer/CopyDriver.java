@@ -78,22 +78,15 @@ public final class CopyDriver {
   /** A staging directory whose heartbeat is this old belongs to a copy that has ended. */
   public static final Duration LEFTOVER_AFTER = Duration.ofMinutes(10);
 
-  private final FileSystemOpener sourceOpener;
-  private final FileSystemOpener destinationOpener;
-
-  /** A driver that opens both clusters with one configuration. */
-  public CopyDriver(FileSystemOpener opener) {
-    this(opener, opener);
-  }
+  private final FileSystemOpener opener;
 
   /**
-   * A driver that opens SRC with {@code sourceOpener} and DST with {@code destinationOpener}:
-   * each cluster with its own client configuration ({@code --src-conf}, {@code --dst-conf}),
-   * as its relays do. relaycp's own settings are read from the source's.
+   * @param opener opens SRC and DST (each with its cluster's configuration, where it was given
+   *     one: {@link FileSystemOpener#withCluster}); relaycp's settings are read from its
+   *     {@link FileSystemOpener#configuration()}
    */
-  public CopyDriver(FileSystemOpener sourceOpener, FileSystemOpener destinationOpener) {
-    this.sourceOpener = requireNonNull(sourceOpener, "sourceOpener is null");
-    this.destinationOpener = requireNonNull(destinationOpener, "destinationOpener is null");
+  public CopyDriver(FileSystemOpener opener) {
+    this.opener = requireNonNull(opener, "opener is null");
   }
 
   /** A copy over relays that already run. */
@@ -119,14 +112,14 @@ public final class CopyDriver {
     requireNonNull(secret, "secret is null");
     requireNonNull(progress, "progress is null");
     long started = System.nanoTime();
-    if (RelayKeys.RELAY_TLS.from(sourceOpener.configuration())) {
+    if (RelayKeys.RELAY_TLS.from(opener.configuration())) {
       // Made while the source is listed, a wait on its namenode: spawned relays are asked for
       // with it (they adopt it) and routes connect with it, both once the listing is done.
       RelayTls.prepareInBackground();
     }
     SyncSettings sync = settings.sync();
-    FileSystem source = sourceOpener.open(settings.source());
-    FileSystem destination = destinationOpener.open(settings.destination());
+    FileSystem source = opener.open(settings.source());
+    FileSystem destination = opener.open(settings.destination());
     Path sourceRoot = source.makeQualified(new Path(settings.source()));
     refuseCopyIntoItself(sourceRoot, destination.makeQualified(new Path(settings.destination())));
     Optional<SnapshotDiffSync> diff = sync.diff().map(range -> SnapshotDiffSync.prepare(source,
@@ -250,10 +243,10 @@ public final class CopyDriver {
       // otherwise ask for across the WAN (see EarlyVerification).
       Transfer transfer = new Transfer(caller.user(), sourceRoot.toUri(),
           staging.root().toUri(), caller.tokenBytes(), settings.compress(),
-          RelayKeys.COPY_STORED_CHECKSUMS.from(sourceOpener.configuration()));
+          RelayKeys.COPY_STORED_CHECKSUMS.from(opener.configuration()));
       run = new Run(settings, tree, chunks, staging, destination, progress, routeSource,
           started, journal, transfer, new ChecksumVerifier(source, destination),
-          RelayKeys.COPY_WRITER_TIMES.from(sourceOpener.configuration()));
+          RelayKeys.COPY_WRITER_TIMES.from(opener.configuration()));
       CopyJournal ending = journal;
       Run ended = run;
       onSignal.endWith(() -> {
@@ -275,7 +268,7 @@ public final class CopyDriver {
           .orElse(CopyJournal.Recovered.NONE));
       RelayConnector connector = RelayConnector.of(eventLoops, secret)
           .withSilenceTimeout(TimeUnit.SECONDS.toMillis(settings.silenceSeconds()))
-          .configuredBy(sourceOpener.configuration());
+          .configuredBy(opener.configuration());
       List<Future<?>> workers = new CopyOnWriteArrayList<>();
       Consumer<Route> startWorker = route -> {
         if (run.join(route)) {

@@ -98,6 +98,46 @@ class FileSystemOpenerTest {
   }
 
   @Test
+  void aClusterGivenAConfigurationOfItsOwnIsOpenedWithItAndSharedWithItsOtherOpeners()
+      throws Exception {
+    URI uri = hdfs.cluster().getURI();
+    Configuration crc32 = new Configuration();
+    crc32.set("dfs.checksum.type", "CRC32");
+    crc32.set("relaycp.test.cluster-only", "yes");
+
+    FileSystemOpener opener = FileSystemOpener.of(new Configuration()).withCluster(uri, crc32);
+    FileSystem opened = opener.open(new URI(uri + "/some/path"));
+
+    assertThat(opened).isSameAs(FileSystemOpener.of(crc32).open(uri))
+        .isNotSameAs(FileSystemOpener.of(new Configuration()).open(uri));
+    assertThat(opener.configuration().get("relaycp.test.cluster-only")).isNull();
+    Path file = new Path("/written-through-the-cluster-configuration");
+    try (FSDataOutputStream out = opened.create(file)) {
+      out.write(new byte[4096]);
+    }
+    assertThat(opened.getFileChecksum(file).getAlgorithmName()).isEqualTo("COMPOSITE-CRC32");
+  }
+
+  /**
+   * Hadoop adds default resources to every configuration when a class first needs them (HDFS's
+   * with its first client, YARN's with its first client): an opener made before and one made
+   * after of equal configurations still share their instances.
+   */
+  @Test
+  void aDefaultResourceAddedBetweenTwoOpenersDoesNotPartTheirInstances() throws Exception {
+    URI uri = hdfs.cluster().getURI();
+    Configuration configuration = new Configuration();
+    configuration.set("relaycp.test.opener-pair", "before-and-after");
+    FileSystem before = FileSystemOpener.of(configuration).open(uri);
+
+    Configuration.addDefaultResource("relaycp-opener-test-site.xml");
+    Configuration after = new Configuration(configuration);
+
+    assertThat(after.get("relaycp.test.added-default")).isEqualTo("yes");
+    assertThat(FileSystemOpener.of(after).open(uri)).isSameAs(before);
+  }
+
+  @Test
   void anHdfsClientItOpensRetriesACloseSoonerThanHdfsByDefault() throws Exception {
     FileSystem opened = FileSystemOpener.of(new HdfsConfiguration()).open(hdfs.cluster().getURI());
 

@@ -44,9 +44,10 @@ class ChecksumTypeTest {
     assertThat(openedEarlier.exists(new Path("/"))).isTrue();
     Configuration crc32 = new Configuration();
     crc32.set("dfs.checksum.type", "CRC32");
+    FileSystemOpener opener = FileSystemOpener.of(new Configuration())
+        .withCluster(fixture.destinationUri("/"), crc32);
 
-    RelayCpException failure = catchThrowableOfType(() -> new CopyDriver(
-            FileSystemOpener.of(new Configuration()), FileSystemOpener.of(crc32)).copy(
+    RelayCpException failure = catchThrowableOfType(() -> new CopyDriver(opener).copy(
             CopySettings.of(fixture.sourceUri("/data"),
                 fixture.destinationUri("/copy-after-another"), false),
             fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE),
