@@ -159,6 +159,11 @@ class YarnRelaysIT {
     List<String> args = copyArguments(sourcePath, target);
     args.add("--json");
     args.addAll(List.of(options));
+    return run(args);
+  }
+
+  /** relaycp run in this JVM with {@code args}, as a user's command line. */
+  private static Result run(List<String> args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
@@ -405,14 +410,11 @@ class YarnRelaysIT {
     }
     List<String> args = copyArguments("/demo", "/copy-with-crc32-conf");
     args.set(args.indexOf("--dst-conf") + 1, crc32.toString());
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
 
-    int code = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
-        new PrintWriter(out, true), new PrintWriter(err, true)).execute(args.toArray(String[]::new));
+    Result result = run(args);
 
-    assertThat(code).as(err.toString()).isEqualTo(3);
-    assertThat(err.toString())
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(3);
+    assertThat(result.err())
         .contains("DST writes COMPOSITE-CRC32 checksums but SRC's are COMPOSITE-CRC32C");
     assertThat(FileSystem.get(destination.uri("/"), new Configuration()).exists(
         new org.apache.hadoop.fs.Path("/copy-with-crc32-conf"))).isFalse();
