@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -175,14 +176,31 @@ final class YarnSite implements AutoCloseable {
     Configuration configuration =
         new Configuration(requireNonNull(clusterConfiguration, "configuration is null"));
     // YARN's clients retry an unreachable ResourceManager for 15 minutes by default; a copy
-    // whose --src-conf or --dst-conf is wrong should say so within the start timeout.
-    long maxWait = Math.min(
-        configuration.getLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS,
-            YarnConfiguration.DEFAULT_RESOURCEMANAGER_CONNECT_MAX_WAIT_MS),
-        TimeUnit.SECONDS.toMillis(Math.min(60, settings.startTimeoutSeconds())));
+    // whose --src-conf or --dst-conf is wrong should say so within the start timeout. The
+    // ResourceManager proxy retries a failed call every interval for as many intervals as fit
+    // in its wait, and counts attempts, not time; so each attempt must end within an interval
+    // too. Left to themselves, an attempt's IPC connection retries a refused connect ten times
+    // a second apart (ipc.client.connect.max.retries) and waits 20 s for a connect that is
+    // never answered (a firewall dropping packets), 45 times (...on.timeouts): a 3 s timeout
+    // took 40 s against a closed port. So each attempt is one connect bounded by the interval,
+    // as YARN's NodeManager proxy and its client of HA ResourceManagers make theirs: at worst,
+    // against a host that answers nothing, twice the wait, which is at most a minute.
+    long configuredWait = configuration.getLong(
+        YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS,
+        YarnConfiguration.DEFAULT_RESOURCEMANAGER_CONNECT_MAX_WAIT_MS);
+    long startWait = TimeUnit.SECONDS.toMillis(Math.min(60, settings.startTimeoutSeconds()));
+    // -1 is YARN's "retry forever".
+    long maxWait = configuredWait < 0 ? startWait : Math.min(configuredWait, startWait);
+    long interval = Math.min(maxWait, 2_000);
     configuration.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, maxWait);
-    configuration.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS,
-        Math.min(maxWait, 2_000));
+    configuration.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, interval);
+    configuration.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
+    configuration.setInt(
+        CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_ON_SOCKET_TIMEOUTS_KEY, 0);
+    configuration.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY,
+        (int) Math.min(interval, configuration.getInt(
+            CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY,
+            CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_DEFAULT)));
     YarnClient yarnClient = YarnClient.createYarnClient();
     ApplicationId applicationId;
     try {

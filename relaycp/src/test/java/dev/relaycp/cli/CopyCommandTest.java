@@ -10,6 +10,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.jar.JarEntry;
@@ -198,14 +199,20 @@ class CopyCommandTest {
         + "</property></configuration>");
     Path staging = temporary.resolve("staging");
 
+    long started = System.nanoTime();
     Result result = run("copy", source.toUri().toString(),
         temporary.resolve("copy").toUri().toString(), "--relays", "yarn",
         "--src-conf", conf.toString(), "--dst-conf", conf.toString(),
         "-D", "relaycp.yarn.start-timeout-seconds=3",
         "-D", "relaycp.yarn.staging-dir=" + staging.toUri(),
         "-D", "relaycp.yarn.jar=" + productJarLookalike(), "--no-progress");
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
 
     assertThat(result.exitCode()).as(result.err()).isEqualTo(ExitCodes.EXTERNAL);
+    // Both sites' attempts (one ResourceManager address, so one after the other) take about
+    // 4 s; with YARN's own IPC retries inside each attempt they took 40 s.
+    assertThat(took).as("time to give up on a closed ResourceManager port with a 3 s timeout")
+        .isLessThan(Duration.ofSeconds(20));
     assertThat(result.err().strip()).startsWith("relaycp: starting relays on the src cluster")
         .contains("127.0.0.1:1").doesNotContain("\n");
     assertThat(temporary.resolve("copy")).doesNotExist();
