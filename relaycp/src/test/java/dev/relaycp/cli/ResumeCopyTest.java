@@ -318,8 +318,10 @@ class ResumeCopyTest {
   void theSameCopyWhileAnotherDriverStillRunsItFailsWithExitFourAndTouchesNothing()
       throws Exception {
     destination().mkdirs(new Path("/busy"));
+    // One chunk at a time: under the relay's rate limit, chunks sent together all finish late.
     Process driver = startDriver(copy("/data", "/busy/copy",
-        "-D", "relaycp.relay.bytes-per-second-limit=256k"), "busy");
+        "-D", "relaycp.relay.bytes-per-second-limit=256k",
+        "-D", "relaycp.copy.chunks-in-flight-per-route=1"), "busy");
     try {
       await(quietly(() -> journalLines("/busy") >= 2), driver, "the first run staged a chunk");
 
