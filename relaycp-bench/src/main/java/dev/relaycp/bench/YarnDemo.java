@@ -11,17 +11,15 @@ import dev.relaycp.provision.YarnRelays;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.EmbeddedSite;
+import dev.relaycp.testkit.EmbeddedSites;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
@@ -61,29 +59,9 @@ final class YarnDemo {
     YarnRelaySettings settings = YarnRelaySettings.from(withSmallContainers(configuration),
         Map.of());
     List<String> hadoop = hadoopClassPath();
-    // The two sites start side by side: each is a JVM of its own.
-    CompletableFuture<EmbeddedSite> starting = CompletableFuture.supplyAsync(() -> {
-      try {
-        return EmbeddedSite.start("dst", datanodes, blockSize, hadoop);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-    EmbeddedSite first;
-    try {
-      first = EmbeddedSite.start("src", datanodes, blockSize, hadoop);
-    } catch (IOException e) {
-      starting.thenAccept(EmbeddedSite::close);
-      throw e;
-    }
-    EmbeddedSite second;
-    try {
-      second = starting.join();
-    } catch (CompletionException e) {
-      first.close();
-      throw e.getCause() instanceof UncheckedIOException io ? io.getCause() : e;
-    }
-    try (EmbeddedSite source = first; EmbeddedSite destination = second) {
+    try (EmbeddedSites sites = EmbeddedSites.start(datanodes, blockSize, hadoop)) {
+      EmbeddedSite source = sites.source();
+      EmbeddedSite destination = sites.destination();
       FileSystem sourceFiles = FileSystemOpener.of(configuration).open(source.uri("/"));
       List<String> files = DemoDataset.write(sourceFiles, new org.apache.hadoop.fs.Path("/demo"),
           blockSize, smallFiles, blocks, 20261122L);

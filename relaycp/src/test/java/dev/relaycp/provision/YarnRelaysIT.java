@@ -13,7 +13,9 @@ import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.DriverCommand;
+import dev.relaycp.testkit.EmbeddedHdfs;
 import dev.relaycp.testkit.EmbeddedSite;
+import dev.relaycp.testkit.EmbeddedSites;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -66,6 +68,7 @@ class YarnRelaysIT {
   private static final long BLOCK = 256 * 1024;
   private static final int NODES = 2;
   private static final String TYPE = YarnSite.APPLICATION_TYPE;
+  static EmbeddedSites sites;
   static EmbeddedSite source;
   static EmbeddedSite destination;
   static Path configurations;
@@ -76,12 +79,14 @@ class YarnRelaysIT {
   static void startSites() throws IOException {
     List<String> hadoop = EmbeddedSite.classPathFrom(
         Path.of(System.getProperty("relaycp.hadoop.classpath")));
-    source = EmbeddedSite.start("src", NODES, BLOCK, hadoop);
-    destination = EmbeddedSite.start("dst", NODES, BLOCK, hadoop);
+    sites = EmbeddedSites.start(NODES, BLOCK, hadoop);
+    source = sites.source();
+    destination = sites.destination();
     configurations = Files.createTempDirectory("relaycp-yarn-it-conf-");
     writeConfiguration(source, configurations.resolve("src"));
     writeConfiguration(destination, configurations.resolve("dst"));
-    FileSystem sourceFiles = FileSystem.get(source.uri("/"), new Configuration());
+    FileSystem sourceFiles =
+        FileSystem.get(source.uri("/"), EmbeddedHdfs.clientConfiguration());
     DemoDataset.write(sourceFiles, new org.apache.hadoop.fs.Path("/demo"), BLOCK, 30, 12, 11L);
     // 24 MiB in 96 blocks: long enough, at a limited rate, to lose a relay in the middle and
     // have work left for its replacement.
@@ -130,9 +135,8 @@ class YarnRelaysIT {
   @AfterAll
   static void stopSites() {
     try {
-      destination.close();
+      sites.close();
     } finally {
-      source.close();
       FileUtil.fullyDelete(configurations.toFile());
     }
   }
