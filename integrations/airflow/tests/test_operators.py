@@ -61,6 +61,30 @@ def test_the_failure_message_is_relaycps_last_line_not_a_warning():
     )
 
 
+def _skip_unjar_seen_by_relaycp() -> str:
+    operator = RelaycpOperator(
+        task_id="copy",
+        src="hdfs://a/x",
+        dst="hdfs://b/x",
+        command=["sh", "-c", 'echo "relaycp: skip=${HADOOP_CLIENT_SKIP_UNJAR:-unset}" >&2; exit 3'],
+    )
+    with pytest.raises(AirflowFailException) as failed:
+        operator.execute({})
+    return str(failed.value).rsplit(": ", 1)[-1]
+
+
+def test_hadoop_jar_runs_without_unpacking_the_jar(monkeypatch):
+    monkeypatch.delenv("HADOOP_CLIENT_SKIP_UNJAR", raising=False)
+
+    assert _skip_unjar_seen_by_relaycp() == "skip=true"
+
+
+def test_a_skip_unjar_the_worker_sets_is_kept(monkeypatch):
+    monkeypatch.setenv("HADOOP_CLIENT_SKIP_UNJAR", "false")
+
+    assert _skip_unjar_seen_by_relaycp() == "skip=false"
+
+
 def test_a_missing_source_fails_with_relaycps_message_and_no_retry(clusters):
     operator = RelaycpOperator(
         task_id="copy",
