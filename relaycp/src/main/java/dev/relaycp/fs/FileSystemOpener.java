@@ -6,6 +6,9 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -17,8 +20,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
+import org.apache.hadoop.hdfs.HAUtilClient;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -197,7 +204,7 @@ public final class FileSystemOpener {
     URI home = FileSystem.getDefaultUri(base.configuration());
     if ("hdfs".equals(home.getScheme())) {
       try {
-        open(home);
+        open(home, false);
       } catch (RelayCpException e) {
         LOG.debug("Did not open the default file system {}: {}", home, e.getMessage());
       }
@@ -210,9 +217,19 @@ public final class FileSystemOpener {
    * other threads that ask for the same one meanwhile wait for it rather than make a second (a
    * driver opens each cluster from its main thread and from the threads that start its YARN
    * relays at once, with the same settings, and an HDFS client first made in a fresh JVM costs
-   * tenths of a CPU second).
+   * tenths of a CPU second). Before it makes an HDFS client of a cluster named by host and
+   * port, it connects once to the namenode's port and fails with {@code CLUSTER_UNREACHABLE}
+   * if nothing answers within the connect timeout ({@link #requireNamenodeAnswers}).
    */
   public FileSystem open(URI uri) {
+    return open(uri, true);
+  }
+
+  /**
+   * {@link #open(URI)}; {@code checkNamenode} false leaves out {@link #requireNamenodeAnswers},
+   * for {@link #prepare}, which connects nowhere.
+   */
+  private FileSystem open(URI uri, boolean checkNamenode) {
     requireNonNull(uri, "uri is null");
     try {
       UserGroupInformation user = UserGroupInformation.getCurrentUser();
@@ -223,6 +240,9 @@ public final class FileSystemOpener {
       FileSystem known = OPENED.get(key);
       if (known != null) {
         return known;
+      }
+      if (checkNamenode) {
+        requireNamenodeAnswers(cluster, settings.configuration());
       }
       try {
         return OPENED.computeIfAbsent(key, absent -> {
@@ -246,6 +266,43 @@ public final class FileSystemOpener {
     } catch (IllegalArgumentException e) {
       throw new RelayCpException(ErrorCode.MALFORMED_URI,
           "cannot use " + uri + ": " + e.getMessage() + "; write it as scheme://host:port/path", e);
+    }
+  }
+
+  /**
+   * Fails within one connect timeout where an HDFS cluster named by host and port takes no
+   * connection at its namenode's port. HDFS's client retries a connect that nothing answers 45
+   * times, 20 s each ({@code ipc.client.connect.max.retries.on.timeouts}, {@code
+   * ipc.client.connect.timeout}): a namenode address that is wrong, or behind a firewall that
+   * drops packets, held a copy for 15 minutes without a word, and each relay's first chunk as
+   * long. One TCP connect, given that timeout (20 s by default), tells it apart; what a
+   * connect that fails at once means (refused, no route, an unknown host) HDFS's client says
+   * itself without waiting. A logical (HA) nameservice is left to its failover proxy, which
+   * tries each namenode in turn.
+   */
+  private static void requireNamenodeAnswers(URI cluster, Configuration configuration) {
+    if (!HdfsConstants.HDFS_URI_SCHEME.equalsIgnoreCase(cluster.getScheme())
+        || cluster.getHost() == null || HAUtilClient.isLogicalUri(configuration, cluster)) {
+      return;
+    }
+    int port = cluster.getPort() < 0
+        ? HdfsClientConfigKeys.DFS_NAMENODE_RPC_PORT_DEFAULT : cluster.getPort();
+    InetSocketAddress namenode = new InetSocketAddress(cluster.getHost(), port);
+    if (namenode.isUnresolved()) {
+      return;
+    }
+    int timeoutMillis = configuration.getInt(
+        CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY,
+        CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_DEFAULT);
+    try (Socket socket = new Socket()) {
+      socket.connect(namenode, timeoutMillis);
+    } catch (SocketTimeoutException e) {
+      throw new RelayCpException(ErrorCode.CLUSTER_UNREACHABLE, "the namenode of " + cluster
+          + " (" + cluster.getHost() + ":" + port + ") took no connection within "
+          + timeoutMillis + " ms; check the address and that its port is open to this host", e);
+    } catch (IOException e) {
+      LOG.debug("A first connection to the namenode of {} failed at once ({}); its client"
+          + " reports it", cluster, e.toString());
     }
   }
 

@@ -2,12 +2,17 @@ package dev.relaycp.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
 import dev.relaycp.testkit.EmbeddedHdfs;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -218,6 +224,48 @@ class FileSystemOpenerTest {
         Thread.currentThread().interrupt();
       }
       super.initialize(name, configuration);
+    }
+  }
+
+  /**
+   * A namenode port that takes no connection, as behind a firewall that drops packets: here a
+   * listener whose accept queue is full, past which Linux drops the SYNs. HDFS's client would
+   * retry each call's connect 45 times, one timeout each.
+   */
+  @Test
+  void aNamenodeThatTakesNoConnectionIsUnreachableWithinOneConnectTimeout() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      InetSocketAddress address = new InetSocketAddress(silent.getInetAddress(),
+          silent.getLocalPort());
+      List<Socket> queued = new ArrayList<>();
+      boolean full = false;
+      try {
+        for (int connection = 0; connection < 16 && !full; connection++) {
+          Socket socket = new Socket();
+          queued.add(socket);
+          try {
+            socket.connect(address, 500);
+          } catch (SocketTimeoutException e) {
+            full = true;
+          }
+        }
+        assumeTrue(full, "connections past a full accept queue were not dropped here, so no"
+            + " port that answers nothing can be made on loopback");
+        Configuration configuration = new Configuration();
+        configuration.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY, 1000);
+        URI uri = URI.create("hdfs://127.0.0.1:" + silent.getLocalPort() + "/data");
+
+        assertThatThrownBy(() -> FileSystemOpener.of(configuration).open(uri))
+            .isInstanceOfSatisfying(RelayCpException.class, e ->
+                assertThat(e.code()).isEqualTo(ErrorCode.CLUSTER_UNREACHABLE))
+            .hasMessageContaining("127.0.0.1:" + silent.getLocalPort())
+            .hasMessageContaining("took no connection within 1000 ms");
+        assertThat(FileSystemOpener.of(configuration).isOpen(uri)).isFalse();
+      } finally {
+        for (Socket socket : queued) {
+          socket.close();
+        }
+      }
     }
   }
 
