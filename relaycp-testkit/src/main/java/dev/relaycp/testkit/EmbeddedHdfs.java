@@ -66,8 +66,8 @@ public final class EmbeddedHdfs implements AutoCloseable {
   /**
    * A configuration whose HDFS clients ask again to close a file as relaycp's do (relaycp's
    * {@code FileSystemOpener}: first after 25 ms, nine times doubling), not after HDFS's 400 ms:
-   * about half of a small file's closes, and of a block's allocations after the first, come
-   * before its datanode has reported the block before, and a test writing 1,500 small files
+   * about half of a small file's closes, and of a file's later blocks' allocations, come before
+   * the datanode has reported the block they wait for, and a test writing 1,500 small files
    * spent 38 of its 45 s in those waits. Every embedded cluster's own clients use these
    * settings (the test's, and DistCp's where a test runs it with the cluster's configuration);
    * a test that makes a client of its own makes it from this.
