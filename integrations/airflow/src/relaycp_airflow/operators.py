@@ -44,9 +44,9 @@ def default_command() -> list[str]:
     return ["relaycp"]
 
 
-def command_environment(environment: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment relaycp runs in: this process's (or ``environment``), with
-    ``HADOOP_CLIENT_SKIP_UNJAR=true`` unless it is set.
+def command_environment() -> dict[str, str]:
+    """The environment relaycp runs in: this process's, with ``HADOOP_CLIENT_SKIP_UNJAR=true``
+    unless it is set.
 
     ``hadoop jar`` otherwise unpacks the whole product jar (some 19,000 files, 136 MB, most of
     them the AWS SDK's) into a temporary folder before relaycp starts, and removes them after:
@@ -54,7 +54,7 @@ def command_environment(environment: Mapping[str, str] | None = None) -> dict[st
     (``bench/results/2026-12-03-hadoop-jar-unpacking/``). relaycp loads its classes and its
     relay jar from the jar itself and needs none of them unpacked.
     """
-    merged = dict(os.environ if environment is None else environment)
+    merged = dict(os.environ)
     merged.setdefault("HADOOP_CLIENT_SKIP_UNJAR", "true")
     return merged
 

@@ -31,6 +31,7 @@ import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import picocli.CommandLine.Option;
 
 /**
@@ -256,14 +257,15 @@ public final class RelayOptions {
   }
 
   /**
-   * An HDFS URI's cluster as {@code host:port} (HDFS's port 8020 where none is written, as a
-   * nameservice has none); empty for a URI without an authority or of another scheme.
+   * An HDFS URI's cluster as {@code host:port} (the namenode's default port where none is
+   * written, as a nameservice has none); empty for a URI without an authority or of another scheme.
    */
   private static Optional<String> cluster(URI uri) {
     if (!"hdfs".equals(uri.getScheme()) || uri.getHost() == null) {
       return Optional.empty();
     }
-    int port = uri.getPort() == -1 ? 8020 : uri.getPort();
+    int port = uri.getPort() == -1 ? HdfsClientConfigKeys.DFS_NAMENODE_RPC_PORT_DEFAULT
+        : uri.getPort();
     return Optional.of(uri.getHost().toLowerCase(Locale.ROOT) + ":" + port);
   }
 

@@ -63,7 +63,8 @@ class HadoopJarIT {
    * RunJar's switch (HADOOP-15477) that runs the jar where it is instead of unpacking it into a
    * temporary folder first.
    */
-  private static final Map<String, String> SKIP_UNJAR = Map.of("HADOOP_CLIENT_SKIP_UNJAR", "true");
+  private static final String SKIP_UNJAR_VARIABLE = "HADOOP_CLIENT_SKIP_UNJAR";
+  private static final Map<String, String> SKIP_UNJAR = Map.of(SKIP_UNJAR_VARIABLE, "true");
 
   private Run hadoopJar(String... args) throws IOException, InterruptedException {
     return hadoopJar(Map.of(), args);
@@ -188,7 +189,7 @@ class HadoopJarIT {
       SpawnedHost left = Ec2HostSpawner.open(Ec2Settings.from(configuration), context,
           moto.clients(), Clock.systemUTC()).spawn(context.slot("src", 0));
 
-      Run run = hadoopJar(Map.of("HADOOP_CLIENT_SKIP_UNJAR", "true",
+      Run run = hadoopJar(Map.of(SKIP_UNJAR_VARIABLE, "true",
           "AWS_ACCESS_KEY_ID", MotoServer.ACCESS_KEY,
               "AWS_SECRET_ACCESS_KEY", MotoServer.SECRET_KEY),
           "gc", "--region", MotoServer.SOURCE_REGION,
