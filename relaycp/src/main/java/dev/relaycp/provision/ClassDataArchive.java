@@ -452,7 +452,7 @@ public final class ClassDataArchive {
   }
 
   /** Replaces {@code to} with {@code from} at once where the file system can. */
-  private static void move(Path from, Path to) throws IOException {
+  static void move(Path from, Path to) throws IOException {
     try {
       Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {

@@ -153,6 +153,49 @@ class HadoopJarIT {
     assertThat(summary.get("provisioner").asText()).isEqualTo("local");
   }
 
+  /**
+   * The class-data archive for spawned hosts' images, made as the README has it (under RunJar,
+   * the jar run in place), and a relay started from the argument file it writes: relaycp's own
+   * classes and Hadoop's are mapped from the archive, and the relay listens.
+   */
+  @Test
+  void relayClassDataMakesAnArchiveThatARelayStartsFrom() throws Exception {
+    Path folder = temporary.resolve("image");
+    Run made = hadoopJar(SKIP_UNJAR, "relay-class-data", folder.toString(),
+        "--java-options", "-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+
+    assertThat(made.exitCode()).as(made.err()).isZero();
+    Path options = folder.resolve("relay.java-options");
+    assertThat(made.out()).contains("relay command: ").contains(" @" + options);
+    assertThat(folder.resolve("relay.jsa")).isNotEmptyFile();
+    try (var entries = Files.list(folder)) {
+      assertThat(entries.map(entry -> entry.getFileName().toString()))
+          .containsExactlyInAnyOrder("relay.jsa", "relay.java-options");
+    }
+
+    Path secretFile = temporary.resolve("relay-secret");
+    TransferSecret.generate().writeTo(secretFile);
+    Path classes = temporary.resolve("classes.log");
+    Path out = temporary.resolve("relay-out.txt");
+    Process relay = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xlog:class+load=info:file=" + classes, "@" + options,
+        "relay", "--port", "0", "--bind", "127.0.0.1", "--secret-file", secretFile.toString(),
+        "--stop-on-stdin-eof")
+        .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    relay.getOutputStream().close();
+    assertThat(relay.waitFor(120, TimeUnit.SECONDS)).as("relay ended").isTrue();
+
+    String output = Files.readString(out, StandardCharsets.UTF_8);
+    assertThat(relay.exitValue()).as(output).isZero();
+    assertThat(output).contains("relaycp relay listening on 127.0.0.1:");
+    assertThat(Files.readAllLines(classes, StandardCharsets.UTF_8))
+        .anyMatch(line -> line.contains(" dev.relaycp.relay.RelayServer source: shared objects"
+            + " file (top)"))
+        .anyMatch(line -> line.contains(" org.apache.hadoop.conf.Configuration source: shared"
+            + " objects file (top)"));
+  }
+
   @Test
   void theAwsSdkIsInsideAndRelocated() throws IOException {
     try (JarFile jar = new JarFile(System.getProperty("relaycp.product.jar"))) {

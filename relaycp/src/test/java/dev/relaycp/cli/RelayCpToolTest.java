@@ -22,8 +22,9 @@ class RelayCpToolTest {
   @Test
   void everyCommandIsThereForAnythingButARelay() {
     assertThat(commandLineFor("copy", "hdfs://a/x", "hdfs://b/y").getSubcommands().keySet())
-        .containsExactly("copy", "relay", "plan", "probe", "gc", "clean", "help");
-    assertThat(commandLineFor().getSubcommands()).hasSize(7);
+        .containsExactly("copy", "relay", "plan", "probe", "gc", "clean",
+            "relay-class-data", "help");
+    assertThat(commandLineFor().getSubcommands()).hasSize(8);
   }
 
   @Test
