@@ -443,10 +443,12 @@ serve_spawn_request() {
   ((lead > LAB_BOOT_DELAY)) && lead=$LAB_BOOT_DELAY
   sleep "$((LAB_BOOT_DELAY - lead))"
   rm -f "$LAB_DIR/hosts/$h/logs/relay.log" "$LAB_DIR/pids/$h.relay"
+  local relaycp
+  read -r -a relaycp <<< "$(spawned_relaycp_command "$h")"
   host_exists "$h" && \
   LAB_PIDFILE="$LAB_DIR/pids/$h.relay" in_host "$h" env JAVA_HOME="$JAVA_HOME" \
     JAVA_OPTS="$LAB_SPAWNED_JAVA_OPTS" HADOOP_CONF_DIR="$LAB_DIR/hosts/$h/conf" \
-    "$RELAYCP_BIN" -D "relaycp.relay.driver-timeout-seconds=${timeout:-60}" relay \
+    "${relaycp[@]}" -D "relaycp.relay.driver-timeout-seconds=${timeout:-60}" relay \
     --port "$RELAY_PORT" --secret-file "${secret:-$LAB_DIR/secret}" \
     --warm-up "$LAB_SPAWNED_WARM_UP" ${heartbeat:+--driver-heartbeat "$heartbeat"} \
     ${identity:+--tls-identity-file "$identity"} \
@@ -466,6 +468,38 @@ serve_spawn_request() {
     log "spawned $h ($(host_ip "$h"), v_e ${ve} Mbit/s) after ${LAB_BOOT_DELAY}s"
   else
     log "$h was released before it booted"
+  fi
+}
+# The spawned hosts' image: the product jar on the lab's Hadoop, as `hadoop jar` runs it on a
+# VM, and the class-data archive that `relaycp relay-class-data` makes for such an image
+# (README, "Spawned relays from an image"), made once per lab run before any timed phase, as
+# an image is built before the VMs boot from it. LAB_SPAWNED_CLASS_DATA=0 starts the spawned
+# relays through RELAYCP_BIN instead, without an archive (as before 2026-12-03).
+spawned_image_dir() { echo "$LAB_DIR/spawned-image"; }
+spawned_product_jar() { echo "$(cd "$(dirname "$RELAYCP_BIN")/.." && pwd)/relaycp/target/relaycp-0.1.0-SNAPSHOT.jar"; }
+make_spawned_image() {
+  ((LAB_SPAWNED_CLASS_DATA)) || return 0
+  local jar; jar=$(spawned_product_jar)
+  [[ -f $jar ]] || die "no product jar at $jar for the spawned hosts' image; build relaycp first"
+  rm -rf "$(spawned_image_dir)"
+  log "making the spawned hosts' image: relaycp relay-class-data $(spawned_image_dir)"
+  HADOOP_CLIENT_SKIP_UNJAR=true "$JAVA_HOME/bin/java" -Xmx256m -cp "$LAB_DIR/lib/*" \
+    org.apache.hadoop.util.RunJar "$jar" relay-class-data "$(spawned_image_dir)" \
+    --java-options "$LAB_SPAWNED_JAVA_OPTS" > "$LAB_DIR/spawned-image.log" 2>&1 \
+    || die "relaycp relay-class-data failed; see $LAB_DIR/spawned-image.log"
+  log "$(head -n 1 "$LAB_DIR/spawned-image.log")"
+}
+# spawned_relaycp_command HOST: the words that run relaycp on a spawned host (its relay
+# arguments follow). From the image: java with the archive, the product jar and the lab's
+# Hadoop, then the host's configuration folder after every jar (where the archive needs it).
+spawned_relaycp_command() {
+  local h=$1 archive; archive="$(spawned_image_dir)/relay.jsa"
+  if ((LAB_SPAWNED_CLASS_DATA)) && [[ -f $archive ]]; then
+    echo "$JAVA_HOME/bin/java $LAB_SPAWNED_JAVA_OPTS -XX:SharedArchiveFile=$archive -Xshare:auto" \
+      "-Dlog4j.configuration=file:$(dirname "$(spawned_product_jar)")/../../conf/log4j.properties" \
+      "-cp $(spawned_product_jar):$LAB_DIR/lib/*:$LAB_DIR/hosts/$h/conf dev.relaycp.cli.Main"
+  else
+    echo "$RELAYCP_BIN"
   fi
 }
 spawn_service_start() {
@@ -700,6 +734,7 @@ lab_run() {
   local t_start load_start; t_start=$(date +%s); load_start=$(cut -d' ' -f1-3 /proc/loadavg)
   log "probing the caps"
   probe_caps "$out" | tee "$out/probe.txt"
+  if [[ ,$tools, == *,relaycp,* ]]; then make_spawned_image; fi
   # Each tool's fixed start-up and cost per file on this machine, from copies of one 1 KiB
   # file (T) and of 300 (U): inputs of the planner's predictions (as a user would know
   # their cluster's job start-up), kept apart from the datasets' runs. Skipped by --quick,
