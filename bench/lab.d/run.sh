@@ -483,11 +483,12 @@ make_spawned_image() {
   [[ -f $jar ]] || die "no product jar at $jar for the spawned hosts' image; build relaycp first"
   rm -rf "$(spawned_image_dir)"
   log "making the spawned hosts' image: relaycp relay-class-data $(spawned_image_dir)"
-  HADOOP_CLIENT_SKIP_UNJAR=true "$JAVA_HOME/bin/java" -Xmx256m -cp "$LAB_DIR/lib/*" \
+  HADOOP_CLIENT_SKIP_UNJAR=true "$JAVA_HOME/bin/java" -Xmx256m \
+    -Dlog4j.configuration="file:$(dirname "$jar")/../../conf/log4j.properties" -cp "$LAB_DIR/lib/*" \
     org.apache.hadoop.util.RunJar "$jar" relay-class-data "$(spawned_image_dir)" \
     --java-options "$LAB_SPAWNED_JAVA_OPTS" > "$LAB_DIR/spawned-image.log" 2>&1 \
     || die "relaycp relay-class-data failed; see $LAB_DIR/spawned-image.log"
-  log "$(head -n 1 "$LAB_DIR/spawned-image.log")"
+  log "$(grep -m 1 '^made ' "$LAB_DIR/spawned-image.log")"
 }
 # spawned_relaycp_command HOST: the words that run relaycp on a spawned host (its relay
 # arguments follow). From the image: java with the archive, the product jar and the lab's
