@@ -104,16 +104,18 @@ public final class ImageClassDataArchive {
 
     /** The jars and then the folders, as a class path. */
     String all() {
-      List<String> entries = new ArrayList<>();
-      jars.forEach(jar -> entries.add(jar.toString()));
-      folders.forEach(folder -> entries.add(folder.toString()));
-      return String.join(File.pathSeparator, entries);
+      List<Path> entries = new ArrayList<>(jars);
+      entries.addAll(folders);
+      return joined(entries);
     }
 
+    /** The jars alone, as a class path: what the archive covers. */
     String jarsOnly() {
-      List<String> entries = new ArrayList<>();
-      jars.forEach(jar -> entries.add(jar.toString()));
-      return String.join(File.pathSeparator, entries);
+      return joined(jars);
+    }
+
+    private static String joined(List<Path> entries) {
+      return String.join(File.pathSeparator, entries.stream().map(Path::toString).toList());
     }
   }
 
