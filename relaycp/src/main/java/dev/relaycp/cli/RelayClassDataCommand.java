@@ -6,10 +6,10 @@ import dev.relaycp.error.RelayCpException;
 import dev.relaycp.provision.ImageClassDataArchive;
 import dev.relaycp.provision.ImageClassDataArchive.ClassPath;
 import dev.relaycp.provision.ImageClassDataArchive.Made;
+import dev.relaycp.provision.JavaProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -59,9 +59,7 @@ public final class RelayClassDataCommand implements Callable<Integer> {
     Configuration configuration = hadoop.apply(parent.configuration());
     String options = javaOptions != null ? javaOptions
         : RelayKeys.RELAY_JAVA_OPTS.from(configuration);
-    List<String> optionList = Arrays.stream(options.trim().split("\\s+"))
-        .filter(option -> !option.isEmpty())
-        .toList();
+    List<String> optionList = JavaProcess.options(options);
     ClassPath classPath = ClassPath.of(ImageClassDataArchive.runningJar(),
         System.getProperty("java.class.path", ""));
     Made made;
@@ -78,7 +76,7 @@ public final class RelayClassDataCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "made %s (%.1f MB, %d jars) in %.1f s%n", made.archive(),
         made.archiveBytes() / 1e6, made.jars().size(), made.took().toMillis() / 1000.0);
     out.println("relay command: "
-        + Path.of(System.getProperty("java.home"), "bin", "java") + " @" + made.javaOptions());
+        + JavaProcess.launcher() + " @" + made.javaOptions());
     return ExitCodes.OK;
   }
 }

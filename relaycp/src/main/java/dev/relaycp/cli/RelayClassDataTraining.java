@@ -1,6 +1,5 @@
 package dev.relaycp.cli;
 
-import dev.relaycp.config.RelayKeys;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -18,7 +17,6 @@ public final class RelayClassDataTraining {
   private RelayClassDataTraining() {}
 
   public static void main(String[] args) throws Exception {
-    RelayKeys.addDefaultResources();
     FileSystem.newInstance(UNUSED_CLUSTER, new Configuration()).close();
     Main.main(args);
   }

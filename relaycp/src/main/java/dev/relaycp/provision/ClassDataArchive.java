@@ -212,7 +212,7 @@ public final class ClassDataArchive {
     try {
       copyCompleteLines(classList, list);
       List<String> command = new ArrayList<>(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          JavaProcess.launcher(),
           "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:ArchiveClassesAtExit=" + made,
           "-cp", String.join(File.pathSeparator, realPaths(jars)),
           ClassListLoader.class.getName(), list.toString()));
@@ -416,7 +416,7 @@ public final class ClassDataArchive {
   }
 
   /** Runs the dump and returns its output's last lines; throws if it fails. */
-  private static String run(List<String> command) throws IOException, InterruptedException {
+  static String run(List<String> command) throws IOException, InterruptedException {
     return run(command, Duration.ofMinutes(DUMP_TIMEOUT_MINUTES));
   }
 

@@ -43,7 +43,6 @@ public final class ImageClassDataArchive {
   public static final String ARCHIVE = "relay.jsa";
   /** The java argument file's name in the archive's folder. */
   public static final String JAVA_OPTIONS = "relay.java-options";
-  private static final Duration TIMEOUT = Duration.ofMinutes(5);
   private static final String WARM_UP = "16MiB";
   private static final String RUN_FROM_THE_JAR = "run it from the jar, as the relays will run:"
       + " HADOOP_CLIENT_SKIP_UNJAR=true hadoop jar relaycp-<version>.jar relay-class-data FOLDER";
@@ -165,13 +164,13 @@ public final class ImageClassDataArchive {
     try {
       TransferSecret.generate().writeTo(secretFile);
       List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add(JavaProcess.launcher());
       command.add("-XX:ArchiveClassesAtExit=" + part);
       command.addAll(javaOptions);
       command.addAll(List.of("-cp", classPath.jarsOnly(), trainingMainClass,
           "relay", "--bind", "127.0.0.1", "--port", "0", "--secret-file", secretFile.toString(),
           "--warm-up", WARM_UP, "--stop-on-stdin-eof"));
-      String output = ClassDataArchive.run(command, TIMEOUT);
+      String output = ClassDataArchive.run(command);
       if (!Files.isRegularFile(part)) {
         throw new IOException("the training relay's JVM made no archive: " + output);
       }

@@ -97,12 +97,12 @@ public final class LocalRelayProcesses implements RelayProvisioner {
   private static Process launch(Path secretFile, Map<String, String> properties,
       List<String> relayOptions) {
     List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(JavaProcess.launcher());
     command.add("-Xmx512m");
     // Options given for relays' JVMs (a later -Xmx wins over the one above).
     String javaOptions = properties.get(RelayKeys.RELAY_JAVA_OPTS.key());
-    if (javaOptions != null && !javaOptions.isBlank()) {
-      command.addAll(List.of(javaOptions.trim().split("\\s+")));
+    if (javaOptions != null) {
+      command.addAll(JavaProcess.options(javaOptions));
     }
     command.add("-cp");
     command.add(classPath());
