@@ -472,19 +472,21 @@ serve_spawn_request() {
 }
 # The spawned hosts' image: the product jar on the lab's Hadoop, as `hadoop jar` runs it on a
 # VM, and the class-data archive that `relaycp relay-class-data` makes for such an image
-# (README, "Spawned relays from an image"), made once per lab run before any timed phase, as
+# (README, "Spawned relays on AWS"), made once per lab run before any timed phase, as
 # an image is built before the VMs boot from it. LAB_SPAWNED_CLASS_DATA=0 starts the spawned
 # relays through RELAYCP_BIN instead, without an archive (as before 2026-12-03).
 spawned_image_dir() { echo "$LAB_DIR/spawned-image"; }
-spawned_product_jar() { echo "$(cd "$(dirname "$RELAYCP_BIN")/.." && pwd)/relaycp/target/relaycp-0.1.0-SNAPSHOT.jar"; }
+# The clone RELAYCP_BIN runs from: its product jar and its log settings.
+spawned_relaycp_home() { cd "$(dirname "$RELAYCP_BIN")/.." && pwd; }
+spawned_product_jar() { echo "$(spawned_relaycp_home)/relaycp/target/relaycp-0.1.0-SNAPSHOT.jar"; }
 make_spawned_image() {
   ((LAB_SPAWNED_CLASS_DATA)) || return 0
-  local jar; jar=$(spawned_product_jar)
+  local home jar; home=$(spawned_relaycp_home); jar=$(spawned_product_jar)
   [[ -f $jar ]] || die "no product jar at $jar for the spawned hosts' image; build relaycp first"
   rm -rf "$(spawned_image_dir)"
   log "making the spawned hosts' image: relaycp relay-class-data $(spawned_image_dir)"
   HADOOP_CLIENT_SKIP_UNJAR=true "$JAVA_HOME/bin/java" -Xmx256m \
-    -Dlog4j.configuration="file:$(dirname "$jar")/../../conf/log4j.properties" -cp "$LAB_DIR/lib/*" \
+    -Dlog4j.configuration="file:$home/conf/log4j.properties" -cp "$LAB_DIR/lib/*" \
     org.apache.hadoop.util.RunJar "$jar" relay-class-data "$(spawned_image_dir)" \
     --java-options "$LAB_SPAWNED_JAVA_OPTS" > "$LAB_DIR/spawned-image.log" 2>&1 \
     || die "relaycp relay-class-data failed; see $LAB_DIR/spawned-image.log"
@@ -494,10 +496,11 @@ make_spawned_image() {
 # arguments follow). From the image: java with the archive, the product jar and the lab's
 # Hadoop, then the host's configuration folder after every jar (where the archive needs it).
 spawned_relaycp_command() {
-  local h=$1 archive; archive="$(spawned_image_dir)/relay.jsa"
+  local h=$1 archive home; archive="$(spawned_image_dir)/relay.jsa"
   if ((LAB_SPAWNED_CLASS_DATA)) && [[ -f $archive ]]; then
+    home=$(spawned_relaycp_home)
     echo "$JAVA_HOME/bin/java $LAB_SPAWNED_JAVA_OPTS -XX:SharedArchiveFile=$archive -Xshare:auto" \
-      "-Dlog4j.configuration=file:$(dirname "$(spawned_product_jar)")/../../conf/log4j.properties" \
+      "-Dlog4j.configuration=file:$home/conf/log4j.properties" \
       "-cp $(spawned_product_jar):$LAB_DIR/lib/*:$LAB_DIR/hosts/$h/conf dev.relaycp.cli.Main"
   else
     echo "$RELAYCP_BIN"
