@@ -18,7 +18,7 @@ public final class RelayCpTool extends Configured implements Tool {
   /** relaycp's commands, in the order its help lists them. */
   private static final List<Class<?>> COMMANDS = List.of(CopyCommand.class, RelayCommand.class,
       PlanCommand.class, ProbeCommand.class, GcCommand.class, CleanCommand.class,
-      RelayClassDataCommand.class, HelpCommand.class);
+      RelayClassDataCommand.class, RelayPoolCommand.class, HelpCommand.class);
   private static final String RELAY = "relay";
   private final Consumer<CommandLine> extraCommands;
   private final PrintWriter err;

@@ -5,6 +5,7 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.provision.LocalRelayProcesses;
+import dev.relaycp.provision.RelayPool;
 import dev.relaycp.provision.StaticRelays;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.provision.YarnRelays;
@@ -20,6 +21,7 @@ import java.net.MalformedURLException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -36,8 +38,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Where a copy's datanode relays come from: running relays (--relays HOST:PORT), YARN
- * containers (--relays yarn) or relay processes on this machine (--local-relays), their checks,
- * and the transfer secret they share.
+ * containers (--relays yarn), a relay pool's YARN containers (--relay-pool FILE) or relay
+ * processes on this machine (--local-relays), their checks, and the transfer secret they share.
  */
 public final class RelayOptions {
   private static final String YARN = "yarn";
@@ -56,14 +58,20 @@ public final class RelayOptions {
           + " or running relays.")
   List<String> destinationRelays = new ArrayList<>();
 
+  @Option(names = "--relay-pool", paramLabel = "FILE",
+      description = {"The relays a running `relaycp relay-pool --pool-file FILE` keeps on both",
+          "clusters (YARN containers already warm), and their secret."})
+  Path relayPool;
+
   @Option(names = "--src-conf", paramLabel = "DIR",
-      description = "With --relays yarn: the source cluster's Hadoop configuration folder"
-          + " (core-site.xml, hdfs-site.xml, yarn-site.xml); default: this process's.")
+      description = "With --relays yarn or --relay-pool: the source cluster's Hadoop"
+          + " configuration folder (core-site.xml, hdfs-site.xml, yarn-site.xml); default: this"
+          + " process's.")
   Path sourceConf;
 
   @Option(names = "--dst-conf", paramLabel = "DIR",
-      description = "With --relays yarn: the destination cluster's configuration folder;"
-          + " default: this process's.")
+      description = "With --relays yarn or --relay-pool: the destination cluster's"
+          + " configuration folder; default: this process's.")
   Path destinationConf;
 
   @Option(names = "--relays-per-site", paramLabel = "N",
@@ -80,9 +88,12 @@ public final class RelayOptions {
           + "--relays; local relays get a fresh one).")
   Path secretFile;
 
+  /** The pool --relay-pool names, read once. */
+  private RelayPool pool;
+
   /** Whether any relay is named or asked for here (not counting --pairs or --spawn). */
   boolean given() {
-    return !relays.isEmpty() || localRelays != null;
+    return !relays.isEmpty() || localRelays != null || relayPool != null;
   }
 
   /** Whether the relays include YARN containers: --relays yarn[,HOST:PORT...]. */
@@ -102,10 +113,12 @@ public final class RelayOptions {
   /** The checks of these options against each other; {@code pairs} is --pairs, if given. */
   void check(String pairs, boolean spawning) {
     checkYarn();
-    if (localRelays == null && pairs == null && relays.isEmpty() && !spawning) {
+    checkPool(pairs, spawning);
+    if (localRelays == null && pairs == null && relays.isEmpty() && relayPool == null
+        && !spawning) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
-          "no relays given; pass --local-relays N (or --pairs auto) to start relays here, or"
-              + " --relays host:port,...");
+          "no relays given; pass --local-relays N (or --pairs auto) to start relays here,"
+              + " --relays yarn, --relay-pool FILE or --relays host:port,...");
     }
     if ((localRelays != null || (pairs != null && !spawning)) && !relays.isEmpty()) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
@@ -126,6 +139,20 @@ public final class RelayOptions {
     }
   }
 
+  private void checkPool(String pairs, boolean spawning) {
+    if (relayPool == null) {
+      return;
+    }
+    String other = !relays.isEmpty() ? "--relays" : !destinationRelays.isEmpty() ? "--dst-relays"
+        : localRelays != null ? "--local-relays" : pairs != null && !spawning ? "--pairs"
+        : relaysPerSite != null ? "--relays-per-site" : secretFile != null ? "--secret-file"
+        : null;
+    if (other != null) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--relay-pool gives the copy its"
+          + " relays and their secret; drop " + other);
+    }
+  }
+
   private void checkYarn() {
     boolean yarnDestination = destinationRelays.stream().anyMatch(RelayOptions::isYarn);
     if (yarn() && !destinationRelays.isEmpty() && !yarnDestination) {
@@ -136,7 +163,8 @@ public final class RelayOptions {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--dst-relays yarn needs"
           + " --relays yarn: both sites' relays start through YARN, or neither's");
     }
-    if (!yarn() && (sourceConf != null || destinationConf != null || relaysPerSite != null)) {
+    if (!yarn() && relayPool == null
+        && (sourceConf != null || destinationConf != null || relaysPerSite != null)) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--src-conf, --dst-conf and"
           + " --relays-per-site steer --relays yarn; add --relays yarn or drop them");
     }
@@ -144,13 +172,8 @@ public final class RelayOptions {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "--relays-per-site must be 1 or more, got " + relaysPerSite);
     }
-    for (Path folder : new Path[] {sourceConf, destinationConf}) {
-      if (folder != null && !Files.isDirectory(folder)) {
-        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "configuration folder " + folder
-            + " does not exist; give the folder holding the cluster's core-site.xml and"
-            + " yarn-site.xml");
-      }
-    }
+    checkConfigurationFolder(sourceConf);
+    checkConfigurationFolder(destinationConf);
     if (yarn()) {
       boolean running = relays.size() > 1 || destinationRelays.size() > 1;
       if (running && secretFile == null) {
@@ -164,6 +187,23 @@ public final class RelayOptions {
     }
   }
 
+  /** INVALID_ARGUMENT where {@code folder} is given and is not a folder. */
+  static void checkConfigurationFolder(Path folder) {
+    if (folder != null && !Files.isDirectory(folder)) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "configuration folder " + folder
+          + " does not exist; give the folder holding the cluster's core-site.xml and"
+          + " yarn-site.xml");
+    }
+  }
+
+  /** The pool of --relay-pool, read when first asked for. */
+  private RelayPool pool() {
+    if (pool == null) {
+      pool = RelayPool.read(relayPool, Instant.now());
+    }
+    return pool;
+  }
+
   /**
    * The datanode relays for the listing: YARN containers named {@code applicationName} (with
    * running relays beside them), else local pairs when {@code localPairs} gives their number
@@ -172,6 +212,14 @@ public final class RelayOptions {
   RelaysForListing relaysFor(Configuration configuration,
       Map<String, String> properties, String applicationName,
       Optional<ToIntFunction<SourceTree>> localPairs, TemporarySecret secret) {
+    if (relayPool != null) {
+      // The pool's relays run this build where they run this process's relay jar.
+      boolean thisBuild = RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration)
+          || YarnRelays.relayJarHash(YarnRelaySettings.from(configuration, properties).jar())
+              .filter(pool().relayJarHash()::equals).isPresent();
+      StaticRelays pooled = pool().relays(thisBuild);
+      return RelaysForListing.of(tree -> pooled);
+    }
     if (yarn()) {
       Configuration source = sourceConfiguration(configuration);
       Configuration destination = destinationConfiguration(configuration);
@@ -314,15 +362,18 @@ public final class RelayOptions {
     return configuration;
   }
 
-  /** The transfer's secret: --secret-file's, else a fresh one in a file only this user reads. */
+  /**
+   * The transfer's secret: --secret-file's, else --relay-pool's or a fresh one, in a file only
+   * this user reads.
+   */
   TemporarySecret secret(PrintWriter err) throws IOException {
     if (secretFile != null) {
       return new TemporarySecret(SecretFile.read(secretFile, err), secretFile, false);
     }
+    TransferSecret secret = relayPool != null ? pool().secret() : TransferSecret.generate();
     Path file = Files.createTempFile("relaycp-secret-", "");
     // Also gone when Ctrl-C or SIGTERM ends the JVM before the copy closes it.
     file.toFile().deleteOnExit();
-    TransferSecret secret = TransferSecret.generate();
     secret.writeTo(file);
     return new TemporarySecret(secret, file, true);
   }

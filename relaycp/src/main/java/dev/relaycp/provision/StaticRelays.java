@@ -17,10 +17,12 @@ import java.util.List;
 public final class StaticRelays implements RelayProvisioner {
   private final List<Route> routes;
   private final boolean thisBuild;
+  private final String provisioner;
 
-  private StaticRelays(List<Route> routes, boolean thisBuild) {
+  private StaticRelays(List<Route> routes, boolean thisBuild, String provisioner) {
     this.routes = List.copyOf(routes);
     this.thisBuild = thisBuild;
+    this.provisioner = provisioner;
   }
 
   public static StaticRelays of(List<RelayAddress> sourceSite, List<RelayAddress> destinationSite) {
@@ -38,7 +40,7 @@ public final class StaticRelays implements RelayProvisioner {
       routes.add(new Route(index, sourceSite.get(index % sourceSite.size()),
           writers.get(index % writers.size())));
     }
-    return new StaticRelays(routes, false);
+    return new StaticRelays(routes, false, "static");
   }
 
   /**
@@ -46,7 +48,16 @@ public final class StaticRelays implements RelayProvisioner {
    * ({@code relaycp.copy.running-relays-same-build}); by default they may run another.
    */
   public StaticRelays ofThisBuild(boolean thisBuild) {
-    return new StaticRelays(routes, thisBuild);
+    return new StaticRelays(routes, thisBuild, provisioner);
+  }
+
+  /**
+   * These relays, reported as started by {@code provisioner} (e.g. "yarn-pool" for a {@link
+   * RelayPool}'s); by default "static".
+   */
+  public StaticRelays named(String provisioner) {
+    return new StaticRelays(routes, thisBuild,
+        requireNonNull(provisioner, "provisioner is null"));
   }
 
   @Override
@@ -61,7 +72,7 @@ public final class StaticRelays implements RelayProvisioner {
 
   @Override
   public String provisioner() {
-    return "static";
+    return provisioner;
   }
 
   @Override

@@ -96,6 +96,7 @@ public final class YarnRelays implements RelayProvisioner {
   private final YarnRelaySettings settings;
   private final YarnSite source;
   private final YarnSite destination;
+  private final Supplier<RelayJar> jar;
   private final List<Route> routes = new ArrayList<>();
   private final Map<RelayAddress, Integer> routesPerRelay = new HashMap<>();
   /** The relays routes use, by site and container (two clusters may number alike). */
@@ -119,10 +120,12 @@ public final class YarnRelays implements RelayProvisioner {
   /** When the first containers were asked for (System.nanoTime). */
   private volatile long requestedAt;
 
-  private YarnRelays(YarnRelaySettings settings, YarnSite source, YarnSite destination) {
+  private YarnRelays(YarnRelaySettings settings, YarnSite source, YarnSite destination,
+      Supplier<RelayJar> jar) {
     this.settings = settings;
     this.source = source;
     this.destination = destination;
+    this.jar = jar;
   }
 
   /**
@@ -289,7 +292,7 @@ public final class YarnRelays implements RelayProvisioner {
       removeShutdownHook(destinationHook);
       throw e;
     }
-    YarnRelays relays = new YarnRelays(settings, source, destination);
+    YarnRelays relays = new YarnRelays(settings, source, destination, jar);
     try {
       addShutdownHook(relays.shutdownHook, relays::close);
     } finally {
@@ -671,6 +674,39 @@ public final class YarnRelays implements RelayProvisioner {
   @Override
   public synchronized List<Route> routes() {
     return List.copyOf(routes);
+  }
+
+  /**
+   * The routes whose two relays both still run, in the order they were made: {@link #routes}
+   * without those of relays lost since.
+   */
+  public synchronized List<Route> liveRoutes() {
+    List<Route> live = new ArrayList<>();
+    for (Route route : routes) {
+      if (routed.containsValue(route.reader()) && routed.containsValue(route.writer())) {
+        live.add(route);
+      }
+    }
+    return live;
+  }
+
+  /** The hash of the relay jar these relays run ({@link RelayJar#contentHash}). */
+  public String relayJarHash() {
+    return jar.get().contentHash();
+  }
+
+  /**
+   * The hash of the relay jar that relays started from this process would run, the jar
+   * {@code configured} names or this process's own, as {@link #relayJarHash} gives it for
+   * relays that run; empty where relaycp does not run from its product jar.
+   */
+  public static Optional<String> relayJarHash(Optional<String> configured) {
+    try {
+      return Optional.of(relayJar(productJar(configured)).contentHash());
+    } catch (RelayCpException e) {
+      LOG.debug("No relay jar to compare: {}", e.getMessage());
+      return Optional.empty();
+    }
   }
 
   @Override

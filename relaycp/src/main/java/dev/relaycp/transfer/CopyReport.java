@@ -14,7 +14,7 @@ import java.util.Map;
  * @param phaseSeconds wall seconds of each phase in order: listing (with the checks of the
  *     targets), relays (until the first routes are ready; the staging is made meanwhile),
  *     copying, completing (multipart uploads), verifying, committing
- * @param provisioner what provided the relays: "static", "local" or "yarn"
+ * @param provisioner what provided the relays: "static", "local", "yarn" or "yarn-pool"
  * @param relaysStarted relays started for this copy by site ("src", "dst"), replacements
  *     included; empty for relays that were already running
  * @param localReadFraction the bytes a reader relay read on a datanode holding them, as a

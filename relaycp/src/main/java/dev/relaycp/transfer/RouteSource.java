@@ -24,7 +24,7 @@ public interface RouteSource extends AutoCloseable {
     return false;
   }
 
-  /** What provides the relays, for the report: "static", "local", "yarn". */
+  /** What provides the relays, for the report: "static", "local", "yarn", "yarn-pool". */
   String provisioner();
 
   /** Relays started for this copy so far, by site ("src", "dst"); empty for running relays. */

@@ -74,6 +74,29 @@ class CopyCommandTest {
   }
 
   @Test
+  void aRelayPoolGivesTheRelaysAndTheSecretAlone() {
+    Result result = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b",
+        "--relay-pool", temporary.resolve("pool.json").toString(), "--relays", "127.0.0.1:9");
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(result.err().strip()).isEqualTo("relaycp: --relay-pool gives the copy its relays"
+        + " and their secret; drop --relays");
+  }
+
+  @Test
+  void aRelayPoolFileThatDoesNotExistIsAOneLineUserErrorThatSaysHowToStartOne() {
+    Path pool = temporary.resolve("pool.json");
+
+    Result result = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b",
+        "--relay-pool", pool.toString(), "--no-progress");
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(result.err().strip()).startsWith("relaycp: relay pool file " + pool
+        + " does not exist; start a pool with `relaycp relay-pool --pool-file " + pool + "`")
+        .doesNotContain("\n");
+  }
+
+  @Test
   void unreachableDestinationIsAnExternalErrorAndTouchesNothing() throws Exception {
     Path source = Files.createDirectories(temporary.resolve("source"));
     Files.writeString(source.resolve("a.txt"), "hello");

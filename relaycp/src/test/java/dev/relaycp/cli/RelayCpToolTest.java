@@ -23,8 +23,8 @@ class RelayCpToolTest {
   void everyCommandIsThereForAnythingButARelay() {
     assertThat(commandLineFor("copy", "hdfs://a/x", "hdfs://b/y").getSubcommands().keySet())
         .containsExactly("copy", "relay", "plan", "probe", "gc", "clean",
-            "relay-class-data", "help");
-    assertThat(commandLineFor().getSubcommands()).hasSize(8);
+            "relay-class-data", "relay-pool", "help");
+    assertThat(commandLineFor().getSubcommands()).hasSize(9);
   }
 
   @Test

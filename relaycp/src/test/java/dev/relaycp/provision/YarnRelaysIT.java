@@ -429,6 +429,105 @@ class YarnRelaysIT {
     assertThat(staged(destination)).as("destination staging left").isEmpty();
   }
 
+  private static Set<String> readers(RelayPool pool) {
+    Set<String> readers = new java.util.TreeSet<>();
+    pool.routes().forEach(route -> readers.add(route.reader().toString()));
+    return readers;
+  }
+
+  /** The ids of {@code site}'s live relay containers. */
+  private static Set<String> relayContainers(EmbeddedSite site) throws Exception {
+    Set<String> ids = new java.util.TreeSet<>();
+    for (ContainerReport container : site.liveContainers(TYPE)) {
+      ids.add(container.getContainerId().toString());
+    }
+    return ids;
+  }
+
+  /**
+   * A relay pool's containers serve copies in a row: both copies verify over the pool's relays,
+   * no container starts for either; a relay killed is replaced and the pool file names its
+   * replacement, which the next copy uses; removing the pool file ends both applications.
+   */
+  @Test
+  void aRelayPoolServesCopiesInARowUntilItsFileIsRemoved() throws Exception {
+    Path poolFile = temporary.resolve("pool.json");
+    String jar = YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar");
+    CompletableFuture<Result> pool = CompletableFuture.supplyAsync(() -> run(List.of(
+        "relay-pool", "--pool-file", poolFile.toString(),
+        "--src-conf", configurations.resolve("src").toString(),
+        "--dst-conf", configurations.resolve("dst").toString(), "--for", "10m",
+        "-D", jar, "-D", YarnRelaySettings.MEMORY_MB + "=256",
+        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m")));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!Files.exists(poolFile)) {
+      assertThat(pool).as("the pool runs until its file is written").isNotDone();
+      assertThat(System.nanoTime()).as("the pool file is written").isLessThan(deadline);
+      Thread.sleep(100);
+    }
+    try {
+      RelayPool described = RelayPool.read(poolFile, java.time.Instant.now());
+      assertThat(described.routes()).hasSize(NODES);
+      assertThat(described.applications()).containsOnlyKeys("src", "dst");
+      Set<String> sourceContainers = relayContainers(source);
+      Set<String> destinationContainers = relayContainers(destination);
+      assertThat(sourceContainers).hasSize(NODES);
+
+      List<Result> copies = new ArrayList<>();
+      for (String target : List.of("/pool-copy-1", "/pool-copy-2")) {
+        copies.add(run(List.of("copy", source.uri("/demo").toString(),
+            destination.uri(target).toString(), "--relay-pool", poolFile.toString(), "-D", jar,
+            "--json", "--no-progress", "--no-history")));
+      }
+
+      for (Result copy : copies) {
+        assertThat(copy.exitCode()).as(copy.err()).isZero();
+        assertThat(copy.json().get("verified").asBoolean()).isTrue();
+        assertThat(copy.json().get("provisioner").asText()).isEqualTo("yarn-pool");
+        assertThat(copy.json().get("routes").asInt()).isEqualTo(NODES);
+      }
+      assertThat(relayContainers(source)).as("the same source containers served both copies")
+          .isEqualTo(sourceContainers);
+      assertThat(relayContainers(destination)).isEqualTo(destinationContainers);
+      assertThat(pool).as("the pool still runs").isNotDone();
+
+      // A relay of the pool that dies is replaced, and the file names its replacement.
+      Set<String> readers = readers(described);
+      try (YarnClient client = YarnClient.createYarnClient()) {
+        client.init(source.configuration());
+        client.start();
+        client.signalToContainer(ContainerId.fromString(sourceContainers.iterator().next()),
+            SignalContainerCommand.FORCEFUL_SHUTDOWN);
+      }
+      RelayPool replaced = described;
+      while (readers(replaced).equals(readers) || replaced.routes().size() < NODES) {
+        assertThat(System.nanoTime()).as("the pool file names a replacement relay")
+            .isLessThan(deadline + TimeUnit.SECONDS.toNanos(120));
+        Thread.sleep(250);
+        replaced = RelayPool.read(poolFile, java.time.Instant.now());
+      }
+      assertThat(readers(replaced)).as("one reader replaced, the other kept")
+          .hasSize(NODES).containsAnyElementsOf(readers);
+      Result afterLoss = run(List.of("copy", source.uri("/demo").toString(),
+          destination.uri("/pool-copy-3").toString(), "--relay-pool", poolFile.toString(),
+          "-D", jar, "--json", "--no-progress", "--no-history"));
+      assertThat(afterLoss.exitCode()).as(afterLoss.err()).isZero();
+      assertThat(afterLoss.json().get("verified").asBoolean()).isTrue();
+      assertThat(afterLoss.json().get("routesDropped").asInt()).isZero();
+    } finally {
+      Files.deleteIfExists(poolFile);
+    }
+
+    Result ended = pool.get(60, TimeUnit.SECONDS);
+
+    assertThat(ended.exitCode()).as(ended.err()).isZero();
+    assertThat(ended.out()).contains("relay pool up: " + NODES + " routes")
+        .contains(poolFile + " was removed: stopping the relay pool");
+    awaitNoRelayContainers(30);
+    assertThat(staged(source)).as("source staging left").isEmpty();
+    assertThat(staged(destination)).as("destination staging left").isEmpty();
+  }
+
   @Test
   void aRelayContainerKilledMidCopyIsReplacedAndTheCopyVerifies() throws Exception {
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> copy("/big",

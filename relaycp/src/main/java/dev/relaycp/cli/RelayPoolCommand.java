@@ -1,0 +1,198 @@
+package dev.relaycp.cli;
+
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.provision.RelayPool;
+import dev.relaycp.provision.YarnRelaySettings;
+import dev.relaycp.provision.YarnRelays;
+import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.Route;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code relaycp relay-pool --pool-file FILE}: YARN relays on both clusters kept for a series of
+ * copies ({@link RelayPool}). A copy through YARN relays starts a JVM on every datanode of
+ * both sites and warms it on its own files; copies in a row through one pool pay that once.
+ *
+ * <p>It runs in the foreground, as the pool's ApplicationMasters (those of {@link YarnRelays},
+ * inside this process): it keeps the relays' heartbeat, asks YARN to replace a relay that dies
+ * and writes the pool file anew when the routes change. It ends, ending both applications and
+ * removing the file, when the file is removed, when {@code --for} has passed, or on Ctrl-C or
+ * SIGTERM; killed outright, its relays stop themselves once its heartbeat has been still for
+ * {@code relaycp.relay.driver-timeout-seconds}.
+ */
+@Command(
+    name = "relay-pool",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Starts relays as YARN containers on both clusters, as `copy --relays yarn` does, and",
+        "keeps them for the copies that name FILE (`relaycp copy --relay-pool FILE SRC DST`),",
+        "until FILE is removed, --for has passed, or Ctrl-C or SIGTERM. Runs in the foreground."
+    })
+public final class RelayPoolCommand implements Callable<Integer> {
+  private static final Duration POLL = Duration.ofSeconds(1);
+
+  @ParentCommand RelayCpCommand parent;
+  @Spec CommandSpec spec;
+  @Mixin HadoopOptions hadoop;
+  @Mixin LoginOptions login;
+
+  @Option(names = "--pool-file", required = true, paramLabel = "FILE",
+      description = {"Where the pool describes its relays (and their secret: readable by you",
+          "only) to the copies; remove it to stop the pool."})
+  Path poolFile;
+
+  @Option(names = "--src-conf", paramLabel = "DIR",
+      description = "The source cluster's Hadoop configuration folder; default: this process's.")
+  Path sourceConf;
+
+  @Option(names = "--dst-conf", paramLabel = "DIR",
+      description = "The destination cluster's configuration folder; default: this process's.")
+  Path destinationConf;
+
+  @Option(names = "--relays-per-site", paramLabel = "N",
+      description = "Relays on each site (default: one per datanode).")
+  Integer relaysPerSite;
+
+  @Option(names = "--for", paramLabel = "DURATION", defaultValue = "8h",
+      description = "Stop after this long, e.g. 90m or 12h (default: ${DEFAULT-VALUE}), so that"
+          + " a forgotten pool does not hold the clusters' containers.")
+  String lifetime;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    Duration lifetime = check();
+    Configuration configuration = hadoop.apply(parent.configuration());
+    login.apply(configuration);
+    PrintWriter out = spec.commandLine().getOut();
+    Instant until = Instant.now().plus(lifetime).truncatedTo(ChronoUnit.SECONDS);
+    TransferSecret secret = TransferSecret.generate();
+    // Also gone when Ctrl-C or SIGTERM ends the JVM, after YarnRelays' own hook ended the
+    // applications.
+    poolFile.toFile().deleteOnExit();
+    YarnRelays.Request request = new YarnRelays.Request(
+        "relaycp relay pool " + poolFile.toAbsolutePath(),
+        RelayOptions.siteConfiguration(configuration, sourceConf),
+        RelayOptions.siteConfiguration(configuration, destinationConf),
+        relaysPerSite == null ? 0 : relaysPerSite,
+        YarnRelaySettings.from(configuration, hadoop.properties), secret);
+    try (YarnRelays.Starting starting = YarnRelays.begin(request)) {
+      YarnRelays relays = starting.withListing(List.of());
+      try {
+        return serve(relays, secret, until, out);
+      } finally {
+        relays.close();
+        Files.deleteIfExists(poolFile);
+      }
+    }
+  }
+
+  /** Every check of the options, in one place; returns --for. */
+  private Duration check() {
+    Duration lifetime = SpawnOptions.duration(this.lifetime, "--for");
+    if (relaysPerSite != null && relaysPerSite < 1) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "--relays-per-site must be 1 or more, got " + relaysPerSite);
+    }
+    RelayOptions.checkConfigurationFolder(sourceConf);
+    RelayOptions.checkConfigurationFolder(destinationConf);
+    Path folder = poolFile.toAbsolutePath().getParent();
+    if (folder == null || !Files.isDirectory(folder) || !Files.isWritable(folder)) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--pool-file " + poolFile
+          + ": folder " + folder + " does not exist or is not writable; create it or name"
+          + " another file");
+    }
+    if (Files.exists(poolFile)) {
+      RelayPool running;
+      try {
+        running = RelayPool.read(poolFile, Instant.now());
+      } catch (RelayCpException stopped) {
+        // A pool killed outright left it; this pool takes its place.
+        return lifetime;
+      }
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "a relay pool runs with "
+          + poolFile + " (until " + running.until() + "); stop it by removing the file, or"
+          + " name another --pool-file");
+    }
+    return lifetime;
+  }
+
+  /**
+   * Waits for the relays asked for, writes the pool file, then keeps it true until the pool
+   * is to end; returns the exit code.
+   */
+  private int serve(YarnRelays relays, TransferSecret secret, Instant until, PrintWriter out)
+      throws IOException, InterruptedException {
+    while (relays.mayJoin()) {
+      Thread.sleep(250);
+    }
+    List<Route> routes = live(relays);
+    RelayPool.of(routes, secret, relays.relayJarHash(), relays.applications(), until)
+        .writeTo(poolFile);
+    out.printf("relaycp: relay pool up: %d routes (YARN applications %s), until %s; copy with"
+            + " `relaycp copy --relay-pool %s SRC DST`; remove %s to stop it%n", routes.size(),
+        relays.applications(), until, poolFile, poolFile);
+    out.flush();
+    Instant written = Instant.now();
+    while (true) {
+      Thread.sleep(POLL.toMillis());
+      Instant now = Instant.now();
+      if (!Files.exists(poolFile)) {
+        out.println("relaycp: " + poolFile + " was removed: stopping the relay pool");
+        return ExitCodes.OK;
+      }
+      if (!now.isBefore(until)) {
+        out.println("relaycp: the relay pool's --for " + lifetime + " has passed: stopping it");
+        return ExitCodes.OK;
+      }
+      List<Route> current = live(relays);
+      if (!current.isEmpty() && !current.equals(routes)) {
+        // While a lost relay's replacement starts, the file keeps the routes it had.
+        routes = current;
+        RelayPool.of(routes, secret, relays.relayJarHash(), relays.applications(), until)
+            .writeTo(poolFile);
+        written = now;
+        out.printf("relaycp: relay pool: %d routes now%n", routes.size());
+        out.flush();
+      } else if (Duration.between(written, now).compareTo(RelayPool.REFRESH) >= 0) {
+        try {
+          Files.setLastModifiedTime(poolFile, FileTime.from(now));
+        } catch (NoSuchFileException removed) {
+          continue;
+        }
+        written = now;
+      }
+    }
+  }
+
+  /**
+   * The pool's live routes; RELAY_START_FAILED where it has none and none may join (every
+   * relay of a site lost, its replacements used up or failed).
+   */
+  private static List<Route> live(YarnRelays relays) {
+    List<Route> routes = relays.liveRoutes();
+    if (routes.isEmpty() && !relays.mayJoin()) {
+      throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "the relay pool has no route"
+          + " left: every relay of a site ended and YARN started none in its place; see `yarn"
+          + " logs -applicationId` for " + relays.applications());
+    }
+    return routes;
+  }
+}

@@ -1,0 +1,227 @@
+package dev.relaycp.provision;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.relay.TransferSecret;
+import dev.relaycp.transfer.Route;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * YARN relays kept running for a series of copies ({@code relaycp relay-pool}), as its pool
+ * file describes them to the copies that use it ({@code relaycp copy --relay-pool FILE}): the
+ * routes of its live relays, the transfer secret they share, the hash of the relay jar they run
+ * (a copy whose own relay jar has it knows they run its build) and both sites' applications.
+ *
+ * <p>The file holds the secret, so it is readable by its owner only from the moment it exists,
+ * and it is replaced whole (a new file moved over the old one), so a copy never reads half of
+ * it. The pool writes it again at least every {@link #REFRESH}: a file older than {@link
+ * #STALE} belongs to a pool that no longer runs (killed, or its machine gone), whose relays
+ * stop themselves once its heartbeat is still.
+ */
+public final class RelayPool {
+  /** How often a running pool writes its file again, changed or not. */
+  public static final Duration REFRESH = Duration.ofSeconds(10);
+  /** How old a pool file may be before its pool counts as gone. */
+  public static final Duration STALE = Duration.ofSeconds(45);
+  private static final int FORMAT = 1;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final List<Route> routes;
+  private final TransferSecret secret;
+  private final String relayJarHash;
+  private final Map<String, String> applications;
+  private final Instant until;
+
+  private RelayPool(List<Route> routes, TransferSecret secret, String relayJarHash,
+      Map<String, String> applications, Instant until) {
+    this.routes = List.copyOf(routes);
+    this.secret = secret;
+    this.relayJarHash = relayJarHash;
+    this.applications = Map.copyOf(applications);
+    this.until = until;
+  }
+
+  /**
+   * A pool of {@code routes} (at least one), whose relays share {@code secret}, run the relay
+   * jar of {@code relayJarHash} in {@code applications} (by site: "src", "dst") and stop at
+   * {@code until}.
+   */
+  public static RelayPool of(List<Route> routes, TransferSecret secret, String relayJarHash,
+      Map<String, String> applications, Instant until) {
+    requireNonNull(routes, "routes is null");
+    requireNonNull(secret, "secret is null");
+    requireNonNull(relayJarHash, "relayJarHash is null");
+    requireNonNull(applications, "applications is null");
+    requireNonNull(until, "until is null");
+    if (routes.isEmpty()) {
+      throw new IllegalArgumentException("a relay pool has at least one route");
+    }
+    return new RelayPool(routes, secret, relayJarHash, applications, until);
+  }
+
+  public List<Route> routes() {
+    return routes;
+  }
+
+  public TransferSecret secret() {
+    return secret;
+  }
+
+  /** The first 16 hex digits of the SHA-256 of the relay jar the pool's relays run. */
+  public String relayJarHash() {
+    return relayJarHash;
+  }
+
+  /** The pool's YARN applications by site ("src", "dst"). */
+  public Map<String, String> applications() {
+    return applications;
+  }
+
+  /** When the pool stops on its own. */
+  public Instant until() {
+    return until;
+  }
+
+  /** The pool's relays for one copy; {@code thisBuild} where they run the copy's build. */
+  public StaticRelays relays(boolean thisBuild) {
+    List<RelayAddress> readers = new ArrayList<>();
+    List<RelayAddress> writers = new ArrayList<>();
+    for (Route route : routes) {
+      readers.add(route.reader());
+      writers.add(route.writer());
+    }
+    return StaticRelays.of(readers, writers).ofThisBuild(thisBuild).named("yarn-pool");
+  }
+
+  /**
+   * Writes the pool to {@code file}, replacing what is there in one move; the new file is
+   * readable and writable by its owner only from the moment it exists.
+   */
+  public void writeTo(Path file) throws IOException {
+    requireNonNull(file, "file is null");
+    Path absolute = file.toAbsolutePath();
+    Path written = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(),
+        ".part", PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rw-------")));
+    try {
+      Files.write(written, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json()));
+      try {
+        Files.move(written, absolute, StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(written, absolute, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(written);
+    }
+  }
+
+  private ObjectNode json() throws IOException {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("relaycpRelayPool", FORMAT);
+    root.put("relayJar", relayJarHash);
+    root.put("until", until.toString());
+    ObjectNode sites = root.putObject("applications");
+    new TreeMap<>(applications).forEach(sites::put);
+    ArrayNode list = root.putArray("routes");
+    for (Route route : routes) {
+      list.addObject().put("reader", route.reader().toString())
+          .put("writer", route.writer().toString());
+    }
+    ByteArrayOutputStream hex = new ByteArrayOutputStream();
+    secret.writeTo(hex);
+    root.put("secret", hex.toString(StandardCharsets.UTF_8).strip());
+    return root;
+  }
+
+  /**
+   * The pool {@code file} describes, if it runs: INVALID_ARGUMENT with the fix where there is
+   * no such file, it is not a pool file, or its pool stopped (past its end, or the file not
+   * written for {@link #STALE}).
+   */
+  public static RelayPool read(Path file, Instant now) {
+    requireNonNull(file, "file is null");
+    requireNonNull(now, "now is null");
+    String start = "; start a pool with `relaycp relay-pool --pool-file " + file
+        + "` and keep it running while copies use it";
+    Instant written;
+    JsonNode root;
+    try {
+      written = Files.getLastModifiedTime(file).toInstant();
+      root = JSON.readTree(Files.readAllBytes(file));
+    } catch (NoSuchFileException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          "relay pool file " + file + " does not exist" + start);
+    } catch (JsonProcessingException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+          file + " is not a relay pool file" + start, e);
+    } catch (IOException e) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot read relay pool file "
+          + file + " (" + e.getMessage() + ")" + start, e);
+    }
+    RelayPool pool = parse(root).orElseThrow(() -> new RelayCpException(
+        ErrorCode.INVALID_ARGUMENT, file + " is not a relay pool file" + start));
+    if (now.isAfter(pool.until)) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the relay pool of " + file
+          + " ended at " + pool.until + start);
+    }
+    if (Duration.between(written, now).compareTo(STALE) > 0) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the relay pool of " + file
+          + " has not written its file since " + written + ", so it no longer runs (killed?)"
+          + start);
+    }
+    return pool;
+  }
+
+  /** The pool in {@code root}, or empty where it is not a pool file of this format. */
+  private static Optional<RelayPool> parse(JsonNode root) {
+    try {
+      if (root == null || root.path("relaycpRelayPool").asInt() != FORMAT) {
+        return Optional.empty();
+      }
+      List<Route> routes = new ArrayList<>();
+      for (JsonNode route : root.path("routes")) {
+        routes.add(new Route(routes.size(), RelayAddress.parse(route.path("reader").asText()),
+            RelayAddress.parse(route.path("writer").asText())));
+      }
+      Map<String, String> applications = new LinkedHashMap<>();
+      root.path("applications").fields()
+          .forEachRemaining(site -> applications.put(site.getKey(), site.getValue().asText()));
+      String jar = root.path("relayJar").asText("");
+      if (routes.isEmpty() || jar.isEmpty()) {
+        return Optional.empty();
+      }
+      TransferSecret secret = TransferSecret.of(HexFormat.of().parseHex(
+          root.path("secret").asText("")));
+      return Optional.of(new RelayPool(routes, secret, jar, applications,
+          Instant.parse(root.path("until").asText())));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}
