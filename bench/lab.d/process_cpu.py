@@ -28,6 +28,8 @@ ROLES = (
     # A relay YARN starts runs RelayContainerMain (before 2026-11-28, `Main relay`).
     ("relaycp-relay", lambda a: "dev.relaycp.cli.RelayContainerMain" in a
      or (relaycp(a) and " relay " in a + " ")),
+    # A relay pool (`relaycp relay-pool`): the ApplicationMasters of relays kept for many copies.
+    ("relaycp-pool", lambda a: relaycp(a) and " relay-pool " in a + " "),
     ("relaycp-driver", relaycp),
     ("distcp-map", lambda a: "org.apache.hadoop.mapred.YarnChild" in a),
     ("distcp-am", lambda a: "MRAppMaster" in a),

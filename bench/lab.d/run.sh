@@ -316,6 +316,8 @@ run_distcp_expert() {
 # The relaycp side runs against the CLI the copy tool provides:
 #   relaycp copy SRC DST --relays yarn[,h:p...] --dst-relays yarn[,h:p...] --src-conf D --dst-conf D
 #   relaycp relay --port N --secret-file F             (spawned hosts; LAB_RELAYS=hand)
+#   relaycp relay-pool --pool-file F --src-conf D --dst-conf D   (LAB_RELAYS=pool)
+#   relaycp copy SRC DST --relay-pool F --json
 #   relaycp copy SRC DST --relays h:p,... --dst-relays h:p,... --secret-file F --json
 relays_started=0
 # The secret of the spawned hosts' relays (and of hand-started ones), one per lab run.
@@ -354,6 +356,42 @@ start_existing_relays() {
     done
   done
   relays_started=1
+}
+# The relay pool (LAB_RELAYS=pool): `relaycp relay-pool` in the source's client host, its
+# relays YARN containers on every datanode as for --relays yarn, started once before the first
+# copy that uses it (its containers' start is in no copy's time, as a pool started for a
+# workflow's copies) and kept until the run ends or stop_relay_pool.
+relay_pool_file() { echo "$LAB_DIR/relay-pool.json"; }
+start_relay_pool() {
+  local file waited=0
+  file=$(relay_pool_file)
+  [[ -s $LAB_DIR/pids/relay-pool ]] && kill -0 "$(cat "$LAB_DIR/pids/relay-pool")" 2>/dev/null \
+    && [[ -e $file ]] && return 0
+  stop_relay_pool
+  mkdir -p "$LAB_DIR/pids" "$LAB_DIR/logs"
+  log "starting the relay pool (relaycp relay-pool --pool-file $file)"
+  LAB_PIDFILE="$LAB_DIR/pids/relay-pool" in_host src-client env JAVA_HOME="$JAVA_HOME" \
+    JAVA_OPTS="$LAB_COPY_JAVA_OPTS" HADOOP_CONF_DIR="$LAB_DIR/hosts/src-client/conf" \
+    "$RELAYCP_BIN" relay-pool --pool-file "$file" --for 12h \
+    --src-conf "$LAB_DIR/hosts/src-client/conf" --dst-conf "$LAB_DIR/hosts/dst-client/conf" \
+    -D "relaycp.yarn.relay-memory-mb=$LAB_RELAY_MB" -D "relaycp.relay.java-opts=$LAB_RELAY_JAVA_OPTS" \
+    > "$LAB_DIR/logs/relay-pool.log" 2>&1 &
+  until [[ -e $file ]]; do
+    ((waited++ < 900)) || die "the relay pool did not start; see $LAB_DIR/logs/relay-pool.log"
+    [[ -s $LAB_DIR/pids/relay-pool ]] && ! kill -0 "$(cat "$LAB_DIR/pids/relay-pool")" 2>/dev/null \
+      && die "the relay pool ended; see $LAB_DIR/logs/relay-pool.log"
+    sleep 0.2
+  done
+  log "$(grep -m1 'relay pool up' "$LAB_DIR/logs/relay-pool.log")"
+}
+# Stops the relay pool, if one runs: its file removed, it ends both applications and exits.
+stop_relay_pool() {
+  local f=$LAB_DIR/pids/relay-pool
+  rm -f "$(relay_pool_file)"
+  [[ -s $f ]] || return 0
+  for _ in $(seq 300); do kill -0 "$(cat "$f")" 2>/dev/null || break; sleep 0.2; done
+  kill "$(cat "$f")" 2>/dev/null || true
+  rm -f "$f"
 }
 start_relay() {
   local h=$1 warm_up=${2:-0} java_opts=${3:--Xmx384m}
@@ -546,7 +584,7 @@ remove_spawned() {
 # archive made for it (ClassDataArchive): one line per host. With relays started by hand, none.
 hosts_without_relay_archive() {
   local h jar hash
-  [[ $LAB_RELAYS == yarn ]] || return 0
+  [[ $LAB_RELAYS == yarn || $LAB_RELAYS == pool ]] || return 0
   for h in $(datanodes src) $(datanodes dst); do
     jar=$(ls -t "$LAB_DIR/hosts/$h/nm-local/filecache"/*/relaycp-relay-*.jar 2>/dev/null | head -n 1)
     [[ -n $jar ]] || { echo "$h"; continue; }
@@ -602,7 +640,11 @@ run_relaycp() {
     return 0
   fi
   local i srcs="" dsts="" h relay_options=()
-  if [[ $LAB_RELAYS == yarn ]]; then
+  if [[ $LAB_RELAYS == pool ]]; then
+    start_relay_pool
+    srcs=pool; dsts=pool
+    relay_options=(--relay-pool "$(relay_pool_file)")
+  elif [[ $LAB_RELAYS == yarn ]]; then
     # The datanode relays are YARN containers of each site's NodeManagers, one per datanode
     # (or RELAYS_PER_SITE), started by relaycp for this copy and stopped after it.
     ensure_secret
@@ -610,11 +652,12 @@ run_relaycp() {
     relay_options=(${routes:+--relays-per-site "$routes"}
       --src-conf "$LAB_DIR/hosts/src-client/conf" --dst-conf "$LAB_DIR/hosts/dst-client/conf"
       -D "relaycp.yarn.relay-memory-mb=$LAB_RELAY_MB" -D "relaycp.relay.java-opts=$LAB_RELAY_JAVA_OPTS")
+    relay_options=(--relays "$srcs" --dst-relays "$dsts" "${relay_options[@]}")
   else
     start_existing_relays
     for h in $(datanodes src | head -n "$senders"); do srcs+="${srcs:+,}$h:$RELAY_PORT"; done
     for h in $(datanodes dst | head -n "$receivers"); do dsts+="${dsts:+,}$h:$RELAY_PORT"; done
-    relay_options=(--secret-file "$LAB_DIR/secret")
+    relay_options=(--relays "$srcs" --dst-relays "$dsts" --secret-file "$LAB_DIR/secret")
   fi
   # Spawned hosts: started and released by relaycp itself through the lab's spawn service;
   # they join after the boot delay, counted from relaycp's request.
@@ -636,7 +679,7 @@ run_relaycp() {
   RELAYCP_COPY=(in_host src-client env JAVA_HOME="$JAVA_HOME" JAVA_OPTS="$LAB_COPY_JAVA_OPTS"
     HADOOP_CONF_DIR="$LAB_DIR/hosts/src-client/conf"
     "$RELAYCP_BIN" copy "$(nn_uri src)/lab/$ds" "$(nn_uri dst)/relaycp/$ds"
-    --relays "$srcs" --dst-relays "$dsts" "${relay_options[@]}" --json "${window[@]}" "${extra[@]}")
+    "${relay_options[@]}" --json "${window[@]}" "${extra[@]}")
   # LAB_RELAYCP_PREPARE_ONLY: the command is left in RELAYCP_COPY, not run (bench/lab resume).
   [[ -n ${LAB_RELAYCP_PREPARE_ONLY:-} ]] && return 0
   fs_rm "$(nn_uri dst)/relaycp/$ds"
@@ -824,6 +867,8 @@ lab_run() {
       for k in ${ks//,/ }; do run_relaycp "$ds" "$k" "$out/runs"; done
     fi
   done
+  # A pool the run started ends with it (its containers hold the NodeManagers' memory).
+  stop_relay_pool
   keep_placements "$out" ${datasets//,/ }
   python3 - "$out" <<PY
 import json, sys

@@ -156,7 +156,7 @@ def cpu_against_probes_text(runs):
             "above 1 it runs slower than its probes priced it, below 1 faster.")
 
 
-CPU_ROLES = ("relaycp-relay", "relaycp-driver", "distcp-client", "distcp-am", "distcp-map",
+CPU_ROLES = ("relaycp-relay", "relaycp-driver", "relaycp-pool", "distcp-client", "distcp-am", "distcp-map",
              "namenode", "datanode", "nodemanager", "resourcemanager", "other")
 
 
@@ -178,8 +178,9 @@ def cpu_markdown(runs):
     return ["", "## CPU seconds by process", "",
             "Sampled from /proc every 0.5 s in every lab namespace (bench/lab.d/process_cpu.py), "
             "from the copy's start; a process that ended loses at most its last half second. "
-            "The tool's own: relaycp's relays and driver, or DistCp's client, application master "
-            "and maps.", "",
+            "The tool's own: relaycp's relays, driver and relay pool (relaycp-pool, the "
+            "ApplicationMasters of relays kept for many copies, where a run used one), or "
+            "DistCp's client, application master and maps.", "",
             "| dataset | tool | k | " + " | ".join(CPU_ROLES) + " | tool's own | per GB | per 1,000 files |",
             "|" + "---|" * (len(CPU_ROLES) + 6)] + rows
 

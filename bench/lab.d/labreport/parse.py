@@ -210,7 +210,7 @@ def limit_at(run, lab, t, placement=None):
 
 
 # Each tool's own processes, whose CPU is the tool's cost (process_cpu.py's roles).
-TOOL_ROLES = {"relaycp": ("relaycp-relay", "relaycp-driver"),
+TOOL_ROLES = {"relaycp": ("relaycp-relay", "relaycp-driver", "relaycp-pool"),
               "distcp": ("distcp-client", "distcp-am", "distcp-map"),
               "distcp-expert": ("distcp-client", "distcp-am", "distcp-map")}
 

@@ -15,6 +15,8 @@ def test_roles_come_from_the_command_line():
                             " hdfs://nn/s/relays hdfs://nn/s/heartbeat") == "relaycp-relay"
     assert process_cpu.role("java dev.relaycp.bench.BenchMain relay --port 7070") == "relaycp-relay"
     assert process_cpu.role("java dev.relaycp.bench.BenchMain copy hdfs://a hdfs://b") == "relaycp-driver"
+    assert process_cpu.role("java dev.relaycp.cli.Main relay-pool --pool-file /l/p.json"
+                            " --for 12h") == "relaycp-pool"
     assert process_cpu.role("java org.apache.hadoop.mapred.YarnChild 10.0.0.1") == "distcp-map"
     assert process_cpu.role("java org.apache.hadoop.hdfs.server.datanode.DataNode") == "datanode"
     assert process_cpu.role("iperf3 -s") == "other"
