@@ -1,20 +1,19 @@
 package dev.relaycp.cli;
 
+import static dev.relaycp.cli.CopyCommandTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.relaycp.cli.CopyCommandTest.Result;
 import dev.relaycp.provision.RelayPool;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.Route;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,16 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RelayPoolCommandTest {
   @TempDir Path temporary;
-
-  record Result(int exitCode, String out, String err) {}
-
-  static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
-        new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
-    return new Result(code, out.toString(), err.toString());
-  }
 
   @Test
   void withoutAPoolFileItIsAUsageError() {
