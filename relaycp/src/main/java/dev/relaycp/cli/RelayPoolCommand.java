@@ -78,11 +78,11 @@ public final class RelayPoolCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException, InterruptedException {
-    Duration lifetime = check();
+    Duration duration = check();
     Configuration configuration = hadoop.apply(parent.configuration());
     login.apply(configuration);
     PrintWriter out = spec.commandLine().getOut();
-    Instant until = Instant.now().plus(lifetime).truncatedTo(ChronoUnit.SECONDS);
+    Instant until = Instant.now().plus(duration).truncatedTo(ChronoUnit.SECONDS);
     TransferSecret secret = TransferSecret.generate();
     // Also gone when Ctrl-C or SIGTERM ends the JVM, after YarnRelays' own hook ended the
     // applications.
@@ -106,7 +106,7 @@ public final class RelayPoolCommand implements Callable<Integer> {
 
   /** Every check of the options, in one place; returns --for. */
   private Duration check() {
-    Duration lifetime = SpawnOptions.duration(this.lifetime, "--for");
+    Duration duration = SpawnOptions.duration(lifetime, "--for");
     if (relaysPerSite != null && relaysPerSite < 1) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           "--relays-per-site must be 1 or more, got " + relaysPerSite);
@@ -125,13 +125,13 @@ public final class RelayPoolCommand implements Callable<Integer> {
         running = RelayPool.read(poolFile, Instant.now());
       } catch (RelayCpException stopped) {
         // A pool killed outright left it; this pool takes its place.
-        return lifetime;
+        return duration;
       }
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "a relay pool runs with "
           + poolFile + " (until " + running.until() + "); stop it by removing the file, or"
           + " name another --pool-file");
     }
-    return lifetime;
+    return duration;
   }
 
   /**

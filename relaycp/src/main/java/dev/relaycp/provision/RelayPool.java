@@ -15,7 +15,6 @@ import dev.relaycp.transfer.Route;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -130,12 +129,9 @@ public final class RelayPool {
             PosixFilePermissions.fromString("rw-------")));
     try {
       Files.write(written, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json()));
-      try {
-        Files.move(written, absolute, StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(written, absolute, StandardCopyOption.REPLACE_EXISTING);
-      }
+      // In one folder a move is a rename, which POSIX file systems make atomic.
+      Files.move(written, absolute, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
     } finally {
       Files.deleteIfExists(written);
     }
