@@ -360,7 +360,8 @@ start_existing_relays() {
 # The relay pool (LAB_RELAYS=pool): `relaycp relay-pool` in the source's client host, its
 # relays YARN containers on every datanode as for --relays yarn, started once before the first
 # copy that uses it (its containers' start is in no copy's time, as a pool started for a
-# workflow's copies) and kept until the run ends or stop_relay_pool.
+# workflow's copies) and kept until the run ends or stop_relay_pool. One relay per datanode:
+# run_relaycp's RELAYS_PER_SITE does not apply to it.
 relay_pool_file() { echo "$LAB_DIR/relay-pool.json"; }
 start_relay_pool() {
   local file waited=0

@@ -205,9 +205,9 @@ public final class RelayOptions {
   }
 
   /**
-   * The datanode relays for the listing: YARN containers named {@code applicationName} (with
-   * running relays beside them), else local pairs when {@code localPairs} gives their number
-   * for the listing, else the running relays.
+   * The datanode relays for the listing: a relay pool's (--relay-pool), else YARN containers
+   * named {@code applicationName} (with running relays beside them), else local pairs when
+   * {@code localPairs} gives their number for the listing, else the running relays.
    */
   RelaysForListing relaysFor(Configuration configuration,
       Map<String, String> properties, String applicationName,
