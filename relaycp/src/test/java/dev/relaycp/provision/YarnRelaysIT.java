@@ -445,12 +445,13 @@ class YarnRelaysIT {
   }
 
   /**
-   * A relay pool's containers serve copies in a row: both copies verify over the pool's relays,
-   * no container starts for either; a relay killed is replaced and the pool file names its
-   * replacement, which the next copy uses; removing the pool file ends both applications.
+   * A relay pool's containers serve copies, two at once and one after: both verify over the
+   * pool's relays and no container starts for either; a relay killed is replaced and the pool
+   * file names its replacement, which the next copy uses; removing the pool file ends both
+   * applications.
    */
   @Test
-  void aRelayPoolServesCopiesInARowUntilItsFileIsRemoved() throws Exception {
+  void aRelayPoolServesCopiesAtOnceAndInARowUntilItsFileIsRemoved() throws Exception {
     Path poolFile = temporary.resolve("pool.json");
     String jar = YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar");
     CompletableFuture<Result> pool = CompletableFuture.supplyAsync(() -> run(List.of(
@@ -473,11 +474,17 @@ class YarnRelaysIT {
       Set<String> destinationContainers = relayContainers(destination);
       assertThat(sourceContainers).hasSize(NODES);
 
-      List<Result> copies = new ArrayList<>();
+      // Two drivers at once, each registering its own transfer with the same relays.
+      List<CompletableFuture<Result>> running = new ArrayList<>();
       for (String target : List.of("/pool-copy-1", "/pool-copy-2")) {
-        copies.add(run(List.of("copy", source.uri("/demo").toString(),
-            destination.uri(target).toString(), "--relay-pool", poolFile.toString(), "-D", jar,
-            "--json", "--no-progress", "--no-history")));
+        running.add(CompletableFuture.supplyAsync(() -> run(List.of("copy",
+            source.uri("/demo").toString(), destination.uri(target).toString(),
+            "--relay-pool", poolFile.toString(), "-D", jar, "--json", "--no-progress",
+            "--no-history"))));
+      }
+      List<Result> copies = new ArrayList<>();
+      for (CompletableFuture<Result> copy : running) {
+        copies.add(copy.get(240, TimeUnit.SECONDS));
       }
 
       for (Result copy : copies) {
