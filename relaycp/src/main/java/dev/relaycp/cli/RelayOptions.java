@@ -17,7 +17,6 @@ import dev.relaycp.transfer.RouteSource;
 import dev.relaycp.transfer.SourceTree;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.MalformedURLException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +33,7 @@ import java.util.function.ToIntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -43,8 +43,6 @@ import picocli.CommandLine.Option;
  */
 public final class RelayOptions {
   private static final String YARN = "yarn";
-  private static final List<String> SITE_FILES =
-      List.of("core-site.xml", "hdfs-site.xml", "yarn-site.xml", "mapred-site.xml");
 
   @Option(names = "--relays", split = ",", paramLabel = "yarn|HOST:PORT",
       description = {"'yarn': start the source site's relays as YARN containers beside its",
@@ -63,20 +61,7 @@ public final class RelayOptions {
           "clusters (YARN containers already warm), and their secret."})
   Path relayPool;
 
-  @Option(names = "--src-conf", paramLabel = "DIR",
-      description = "With --relays yarn or --relay-pool: the source cluster's Hadoop"
-          + " configuration folder (core-site.xml, hdfs-site.xml, yarn-site.xml); default: this"
-          + " process's.")
-  Path sourceConf;
-
-  @Option(names = "--dst-conf", paramLabel = "DIR",
-      description = "With --relays yarn or --relay-pool: the destination cluster's"
-          + " configuration folder; default: this process's.")
-  Path destinationConf;
-
-  @Option(names = "--relays-per-site", paramLabel = "N",
-      description = "With --relays yarn: relays on each site (default: one per datanode).")
-  Integer relaysPerSite;
+  @Mixin YarnSiteOptions sites = new YarnSiteOptions();
 
   @Option(names = "--local-relays", paramLabel = "N",
       description = "Start N relay pairs on this machine for this copy and stop them after"
@@ -145,7 +130,7 @@ public final class RelayOptions {
     }
     String other = !relays.isEmpty() ? "--relays" : !destinationRelays.isEmpty() ? "--dst-relays"
         : localRelays != null ? "--local-relays" : pairs != null && !spawning ? "--pairs"
-        : relaysPerSite != null ? "--relays-per-site" : secretFile != null ? "--secret-file"
+        : sites.relaysPerSite != null ? "--relays-per-site" : secretFile != null ? "--secret-file"
         : null;
     if (other != null) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--relay-pool gives the copy its"
@@ -163,17 +148,11 @@ public final class RelayOptions {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--dst-relays yarn needs"
           + " --relays yarn: both sites' relays start through YARN, or neither's");
     }
-    if (!yarn() && relayPool == null
-        && (sourceConf != null || destinationConf != null || relaysPerSite != null)) {
+    if (!yarn() && relayPool == null && sites.given()) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--src-conf, --dst-conf and"
           + " --relays-per-site steer --relays yarn; add --relays yarn or drop them");
     }
-    if (relaysPerSite != null && relaysPerSite < 1) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
-          "--relays-per-site must be 1 or more, got " + relaysPerSite);
-    }
-    checkConfigurationFolder(sourceConf);
-    checkConfigurationFolder(destinationConf);
+    sites.check();
     if (yarn()) {
       boolean running = relays.size() > 1 || destinationRelays.size() > 1;
       if (running && secretFile == null) {
@@ -184,15 +163,6 @@ public final class RelayOptions {
         throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--secret-file is for running"
             + " relays; YARN relays get a fresh secret for each copy, so drop it");
       }
-    }
-  }
-
-  /** INVALID_ARGUMENT where {@code folder} is given and is not a folder. */
-  static void checkConfigurationFolder(Path folder) {
-    if (folder != null && !Files.isDirectory(folder)) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "configuration folder " + folder
-          + " does not exist; give the folder holding the cluster's core-site.xml and"
-          + " yarn-site.xml");
     }
   }
 
@@ -221,13 +191,13 @@ public final class RelayOptions {
       return RelaysForListing.of(tree -> pooled);
     }
     if (yarn()) {
-      Configuration source = sourceConfiguration(configuration);
-      Configuration destination = destinationConfiguration(configuration);
+      Configuration source = sites.sourceConfiguration(configuration);
+      Configuration destination = sites.destinationConfiguration(configuration);
       YarnRelaySettings settings = YarnRelaySettings.from(configuration, properties);
       List<RelayAddress> readers = running(relays);
       List<RelayAddress> writers = running(destinationRelays);
       YarnRelays.Starting starting = YarnRelays.begin(new YarnRelays.Request(applicationName,
-          source, destination, relaysPerSite == null ? 0 : relaysPerSite, settings,
+          source, destination, sites.relaysPerSite(), settings,
           secret.secret()));
       return RelaysForListing.of(tree -> {
         YarnRelays started = starting.withListing(tree.hostsByBytes());
@@ -257,19 +227,19 @@ public final class RelayOptions {
    * through.
    */
   void checkSites(URI source, URI destination, Configuration base) {
-    if (!yarn() || (sourceConf == null && destinationConf == null)) {
+    if (!yarn() || (sites.sourceConf == null && sites.destinationConf == null)) {
       return;
     }
-    Set<String> onSource = clusters(sourceConfiguration(base));
-    Set<String> onDestination = clusters(destinationConfiguration(base));
+    Set<String> onSource = clusters(sites.sourceConfiguration(base));
+    Set<String> onDestination = clusters(sites.destinationConfiguration(base));
     Optional<String> sourceCluster = cluster(source);
     Optional<String> destinationCluster = cluster(destination);
     boolean sourceCrossed = sourceCluster.filter(
         name -> onDestination.contains(name) && !onSource.contains(name)).isPresent();
     boolean destinationCrossed = destinationCluster.filter(
         name -> onSource.contains(name) && !onDestination.contains(name)).isPresent();
-    String sourceFolder = describe("--src-conf", sourceConf);
-    String destinationFolder = describe("--dst-conf", destinationConf);
+    String sourceFolder = describe("--src-conf", sites.sourceConf);
+    String destinationFolder = describe("--dst-conf", sites.destinationConf);
     if (sourceCrossed && destinationCrossed) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, sourceFolder + " describes DST's"
           + " cluster and " + destinationFolder + " SRC's: they are swapped; give --src-conf"
@@ -323,43 +293,13 @@ public final class RelayOptions {
    */
   FileSystemOpener opener(Configuration base, CopySettings settings) {
     FileSystemOpener opener = FileSystemOpener.of(base);
-    if (sourceConf != null) {
-      opener = opener.withCluster(settings.source(), sourceConfiguration(base));
+    if (sites.sourceConf != null) {
+      opener = opener.withCluster(settings.source(), sites.sourceConfiguration(base));
     }
-    if (destinationConf != null) {
-      opener = opener.withCluster(settings.destination(), destinationConfiguration(base));
+    if (sites.destinationConf != null) {
+      opener = opener.withCluster(settings.destination(), sites.destinationConfiguration(base));
     }
     return opener;
-  }
-
-  /** The source cluster's client configuration: {@code base}, with --src-conf's files on top. */
-  Configuration sourceConfiguration(Configuration base) {
-    return siteConfiguration(base, sourceConf);
-  }
-
-  /** The destination cluster's: {@code base}, with --dst-conf's files on top. */
-  Configuration destinationConfiguration(Configuration base) {
-    return siteConfiguration(base, destinationConf);
-  }
-
-  /** {@code base} with the cluster configuration files in {@code folder} on top. */
-  static Configuration siteConfiguration(Configuration base, Path folder) {
-    Configuration configuration = new Configuration(base);
-    if (folder == null) {
-      return configuration;
-    }
-    for (String name : SITE_FILES) {
-      Path file = folder.resolve(name);
-      if (Files.isRegularFile(file)) {
-        try {
-          configuration.addResource(file.toUri().toURL());
-        } catch (MalformedURLException e) {
-          throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
-              "cannot read " + file + ": " + e.getMessage(), e);
-        }
-      }
-    }
-    return configuration;
   }
 
   /**

@@ -59,17 +59,7 @@ public final class RelayPoolCommand implements Callable<Integer> {
           "only) to the copies; remove it to stop the pool."})
   Path poolFile;
 
-  @Option(names = "--src-conf", paramLabel = "DIR",
-      description = "The source cluster's Hadoop configuration folder; default: this process's.")
-  Path sourceConf;
-
-  @Option(names = "--dst-conf", paramLabel = "DIR",
-      description = "The destination cluster's configuration folder; default: this process's.")
-  Path destinationConf;
-
-  @Option(names = "--relays-per-site", paramLabel = "N",
-      description = "Relays on each site (default: one per datanode).")
-  Integer relaysPerSite;
+  @Mixin YarnSiteOptions sites;
 
   @Option(names = "--for", paramLabel = "DURATION", defaultValue = "8h",
       description = "Stop after this long, e.g. 90m or 12h (default: ${DEFAULT-VALUE}), so that"
@@ -89,9 +79,8 @@ public final class RelayPoolCommand implements Callable<Integer> {
     poolFile.toFile().deleteOnExit();
     YarnRelays.Request request = new YarnRelays.Request(
         "relaycp relay pool " + poolFile.toAbsolutePath(),
-        RelayOptions.siteConfiguration(configuration, sourceConf),
-        RelayOptions.siteConfiguration(configuration, destinationConf),
-        relaysPerSite == null ? 0 : relaysPerSite,
+        sites.sourceConfiguration(configuration), sites.destinationConfiguration(configuration),
+        sites.relaysPerSite(),
         YarnRelaySettings.from(configuration, hadoop.properties), secret);
     try (YarnRelays.Starting starting = YarnRelays.begin(request)) {
       YarnRelays relays = starting.withListing(List.of());
@@ -107,12 +96,7 @@ public final class RelayPoolCommand implements Callable<Integer> {
   /** Every check of the options, in one place; returns --for. */
   private Duration check() {
     Duration duration = SpawnOptions.duration(lifetime, "--for");
-    if (relaysPerSite != null && relaysPerSite < 1) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
-          "--relays-per-site must be 1 or more, got " + relaysPerSite);
-    }
-    RelayOptions.checkConfigurationFolder(sourceConf);
-    RelayOptions.checkConfigurationFolder(destinationConf);
+    sites.check();
     Path folder = poolFile.toAbsolutePath().getParent();
     if (folder == null || !Files.isDirectory(folder) || !Files.isWritable(folder)) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--pool-file " + poolFile
