@@ -108,13 +108,7 @@ public final class RelayPool {
 
   /** The pool's relays for one copy; {@code thisBuild} where they run the copy's build. */
   public StaticRelays relays(boolean thisBuild) {
-    List<RelayAddress> readers = new ArrayList<>();
-    List<RelayAddress> writers = new ArrayList<>();
-    for (Route route : routes) {
-      readers.add(route.reader());
-      writers.add(route.writer());
-    }
-    return StaticRelays.of(readers, writers).ofThisBuild(thisBuild).named("yarn-pool");
+    return StaticRelays.ofRoutes(routes).ofThisBuild(thisBuild).named("yarn-pool");
   }
 
   /**

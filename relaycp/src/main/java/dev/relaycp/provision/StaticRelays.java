@@ -43,6 +43,19 @@ public final class StaticRelays implements RelayProvisioner {
     return new StaticRelays(routes, false, "static");
   }
 
+  /** Relays already paired into {@code routes} (at least one), numbered from 0 in order. */
+  public static StaticRelays ofRoutes(List<Route> routes) {
+    requireNonNull(routes, "routes is null");
+    if (routes.isEmpty()) {
+      throw new IllegalArgumentException("no routes");
+    }
+    List<Route> numbered = new ArrayList<>(routes.size());
+    for (Route route : routes) {
+      numbered.add(new Route(numbered.size(), route.reader(), route.writer()));
+    }
+    return new StaticRelays(numbered, false, "static");
+  }
+
   /**
    * These relays, known to run the driver's build where {@code thisBuild}
    * ({@code relaycp.copy.running-relays-same-build}); by default they may run another.
