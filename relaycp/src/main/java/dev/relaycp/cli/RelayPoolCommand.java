@@ -128,8 +128,7 @@ public final class RelayPoolCommand implements Callable<Integer> {
       Thread.sleep(250);
     }
     List<Route> routes = live(relays);
-    RelayPool.of(routes, secret, relays.relayJarHash(), relays.applications(), until)
-        .writeTo(poolFile);
+    publish(relays, routes, secret, until);
     out.printf("relaycp: relay pool up: %d routes (YARN applications %s), until %s; copy with"
             + " `relaycp copy --relay-pool %s SRC DST`; remove %s to stop it%n", routes.size(),
         relays.applications(), until, poolFile, poolFile);
@@ -139,8 +138,7 @@ public final class RelayPoolCommand implements Callable<Integer> {
       Thread.sleep(POLL.toMillis());
       Instant now = Instant.now();
       if (!Files.exists(poolFile)) {
-        out.println("relaycp: " + poolFile + " was removed: stopping the relay pool");
-        return ExitCodes.OK;
+        return removed(out);
       }
       if (!now.isBefore(until)) {
         out.println("relaycp: the relay pool's --for " + lifetime + " has passed: stopping it");
@@ -148,22 +146,37 @@ public final class RelayPoolCommand implements Callable<Integer> {
       }
       List<Route> current = live(relays);
       if (!current.isEmpty() && !current.equals(routes)) {
-        // While a lost relay's replacement starts, the file keeps the routes it had.
+        // While a lost relay's replacement starts, the file keeps the routes it had. A file
+        // removed since the check above is not written again: its removal stops the pool.
+        if (!Files.exists(poolFile)) {
+          return removed(out);
+        }
         routes = current;
-        RelayPool.of(routes, secret, relays.relayJarHash(), relays.applications(), until)
-            .writeTo(poolFile);
+        publish(relays, routes, secret, until);
         written = now;
         out.printf("relaycp: relay pool: %d routes now%n", routes.size());
         out.flush();
       } else if (Duration.between(written, now).compareTo(RelayPool.REFRESH) >= 0) {
         try {
           Files.setLastModifiedTime(poolFile, FileTime.from(now));
-        } catch (NoSuchFileException removed) {
-          continue;
+        } catch (NoSuchFileException gone) {
+          return removed(out);
         }
         written = now;
       }
     }
+  }
+
+  /** Writes the pool file for {@code routes}, replacing it whole. */
+  private void publish(YarnRelays relays, List<Route> routes, TransferSecret secret,
+      Instant until) throws IOException {
+    RelayPool.of(routes, secret, relays.relayJarHash(), relays.applications(), until)
+        .writeTo(poolFile);
+  }
+
+  private int removed(PrintWriter out) {
+    out.println("relaycp: " + poolFile + " was removed: stopping the relay pool");
+    return ExitCodes.OK;
   }
 
   /**
