@@ -47,12 +47,13 @@ def airflow_database():
 
 
 class DemoClusters:
-    """`relaycp demo-clusters`: two embedded HDFS clusters, the demo's dataset on the source."""
+    """`relaycp demo-clusters`: two embedded HDFS clusters, the demo's dataset on the source;
+    with ``yarn``, a MiniYARNCluster beside each and their configuration folders."""
 
-    def __init__(self):
-        self.log = WORK / "demo-clusters.log"
+    def __init__(self, yarn: bool = False):
+        self.log = WORK / ("demo-clusters-yarn.log" if yarn else "demo-clusters.log")
         self.process = subprocess.Popen(
-            [str(RELAYCP), "demo-clusters"],
+            [str(RELAYCP), "demo-clusters"] + (["--yarn"] if yarn else []),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log.open("w"),
@@ -71,6 +72,8 @@ class DemoClusters:
         self.dataset = self.source + ready["dataset"]
         self.files = ready["files"]
         self.bytes = ready["bytes"]
+        self.source_conf = ready.get("sourceConf")
+        self.destination_conf = ready.get("destinationConf")
 
     def stop(self):
         self.process.stdin.close()
@@ -84,5 +87,12 @@ class DemoClusters:
 @pytest.fixture(scope="session")
 def clusters():
     running = DemoClusters()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def yarn_clusters():
+    running = DemoClusters(yarn=True)
     yield running
     running.stop()

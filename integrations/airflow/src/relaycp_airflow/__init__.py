@@ -1,8 +1,19 @@
 """Airflow operators that run relaycp copies and plans as workflow steps."""
 
-from relaycp_airflow.operators import RelaycpOperator, RelaycpPlanOperator
+from relaycp_airflow.operators import (
+    RelaycpOperator,
+    RelaycpPlanOperator,
+    RelaycpRelayPoolStartOperator,
+    RelaycpRelayPoolStopOperator,
+)
 
-__all__ = ["RelaycpOperator", "RelaycpPlanOperator", "get_provider_info"]
+__all__ = [
+    "RelaycpOperator",
+    "RelaycpPlanOperator",
+    "RelaycpRelayPoolStartOperator",
+    "RelaycpRelayPoolStopOperator",
+    "get_provider_info",
+]
 __version__ = "0.1.0"
 
 

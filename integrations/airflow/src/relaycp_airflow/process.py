@@ -87,16 +87,16 @@ class RelaycpProcess:
         if self._process is None or self._process.poll() is not None:
             return
         group = self._process.pid
-        _signal_group(group, signal.SIGTERM)
+        signal_group(group, signal.SIGTERM)
         try:
             self._process.wait(timeout=grace_seconds)
         except subprocess.TimeoutExpired:
             pass
         # The driver may be gone while a relay it started still runs: the group gets SIGKILL.
-        _signal_group(group, signal.SIGKILL)
+        signal_group(group, signal.SIGKILL)
 
 
-def _signal_group(group: int, signum: int) -> None:
+def signal_group(group: int, signum: int) -> None:
     try:
         os.killpg(group, signum)
     except ProcessLookupError:

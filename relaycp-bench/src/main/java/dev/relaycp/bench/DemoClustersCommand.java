@@ -6,9 +6,14 @@ import dev.relaycp.cli.RelayCpCommand;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.EmbeddedClusters;
+import dev.relaycp.testkit.EmbeddedSite;
+import dev.relaycp.testkit.EmbeddedSites;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +33,10 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code relaycp demo-clusters}: the demo's two embedded HDFS clusters, kept up for other
  * programs to copy between (the Airflow provider's tests) until standard input closes or the
- * process gets SIGTERM.
+ * process gets SIGTERM. With {@code --yarn} each cluster has a MiniYARNCluster beside it (each
+ * site a JVM of its own, {@link EmbeddedSites}) and a client configuration folder, as a user
+ * has for a real cluster, so that relays can be YARN containers ({@code --relays yarn},
+ * {@code relay-pool}).
  */
 @Command(
     name = "demo-clusters",
@@ -61,6 +70,12 @@ public final class DemoClustersCommand implements Callable<Integer> {
       description = "Blocks in the multi-block file (default: ${DEFAULT-VALUE}).")
   int blocks;
 
+  @Option(names = "--yarn",
+      description = {"Start a MiniYARNCluster beside each cluster too, one NodeManager per",
+          "datanode, and write each site's configuration folder (named in the line as",
+          "sourceConf and destinationConf), for relays as YARN containers."})
+  boolean yarn;
+
   private final InputStream stdin;
 
   public DemoClustersCommand() {
@@ -75,7 +90,8 @@ public final class DemoClustersCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Configuration configuration = hadoop.apply(parent.configuration());
-    EmbeddedClusters clusters = EmbeddedClusters.start(datanodes, blockSize);
+    Clusters clusters = yarn ? Clusters.withYarn(datanodes, blockSize)
+        : Clusters.hdfsOnly(datanodes, blockSize);
     AtomicBoolean stopped = new AtomicBoolean();
     Runnable stop = () -> {
       if (stopped.compareAndSet(false, true)) {
@@ -86,15 +102,19 @@ public final class DemoClustersCommand implements Callable<Integer> {
     Thread hook = new Thread(stop, "demo-clusters-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      FileSystem source = FileSystemOpener.of(configuration).open(clusters.sourceUri("/"));
+      FileSystem source = FileSystemOpener.of(configuration).open(clusters.source());
       List<String> files = DemoDataset.write(source, new Path(DATASET), blockSize, smallFiles,
           blocks, 20261124L);
       Map<String, Object> ready = new LinkedHashMap<>();
-      ready.put("source", clusters.sourceUri("").toString());
-      ready.put("destination", clusters.destinationUri("").toString());
+      ready.put("source", clusters.source().toString());
+      ready.put("destination", clusters.destination().toString());
       ready.put("dataset", DATASET);
       ready.put("files", files.size());
       ready.put("bytes", source.getContentSummary(new Path(DATASET)).getLength());
+      if (clusters.folders() != null) {
+        ready.put("sourceConf", clusters.folders().resolve("src").toString());
+        ready.put("destinationConf", clusters.folders().resolve("dst").toString());
+      }
       PrintWriter out = spec.commandLine().getOut();
       out.println(CopySummary.jsonMapper().writeValueAsString(ready));
       out.flush();
@@ -108,6 +128,56 @@ public final class DemoClustersCommand implements Callable<Integer> {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
         // The JVM is already shutting down, and the hook has run or is running.
+      }
+    }
+  }
+
+  /**
+   * The two clusters, their root URIs, and with YARN the folder of their configuration
+   * folders ({@code src/} and {@code dst/}, else null); closing stops both and removes it.
+   */
+  private record Clusters(URI source, URI destination, java.nio.file.Path folders,
+      AutoCloseable closer) {
+    static Clusters hdfsOnly(int datanodes, long blockSize) throws IOException {
+      EmbeddedClusters clusters = EmbeddedClusters.start(datanodes, blockSize);
+      return new Clusters(clusters.sourceUri(""), clusters.destinationUri(""), null,
+          clusters::close);
+    }
+
+    static Clusters withYarn(int datanodes, long blockSize) throws IOException {
+      EmbeddedSites sites = EmbeddedSites.start(datanodes, blockSize, YarnDemo.hadoopClassPath());
+      java.nio.file.Path folders;
+      try {
+        folders = Files.createTempDirectory("relaycp-demo-conf-");
+        writeConfiguration(sites.source(), folders.resolve("src"));
+        writeConfiguration(sites.destination(), folders.resolve("dst"));
+      } catch (IOException | RuntimeException e) {
+        sites.close();
+        throw e;
+      }
+      return new Clusters(sites.source().uri(""), sites.destination().uri(""), folders, () -> {
+        try {
+          sites.close();
+        } finally {
+          FileUtil.fullyDelete(folders.toFile());
+        }
+      });
+    }
+
+    /** A site's client configuration folder, as a user copies one from a gateway. */
+    private static void writeConfiguration(EmbeddedSite site, java.nio.file.Path folder)
+        throws IOException {
+      Files.createDirectories(folder);
+      try (OutputStream out = Files.newOutputStream(folder.resolve("yarn-site.xml"))) {
+        site.configuration().writeXml(out);
+      }
+    }
+
+    void close() {
+      try {
+        closer.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("stopping the demo's clusters: " + e, e);
       }
     }
   }

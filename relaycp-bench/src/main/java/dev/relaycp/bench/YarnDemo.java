@@ -109,7 +109,7 @@ final class YarnDemo {
    * The containers' class path: this JVM's jars less relaycp's own and what only relaycp
    * bundles, i.e. the Hadoop installation the embedded clusters run.
    */
-  private static List<String> hadoopClassPath() throws IOException {
+  static List<String> hadoopClassPath() throws IOException {
     List<String> jars = new ArrayList<>();
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       String name = Path.of(entry).getFileName() == null ? "" : Path.of(entry).getFileName()
