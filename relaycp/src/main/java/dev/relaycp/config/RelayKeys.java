@@ -18,9 +18,15 @@ public final class RelayKeys {
   /** Chunks a route may have ordered from its reader relay and not yet seen done. */
   public static final WholeNumberSetting COPY_CHUNKS_IN_FLIGHT_PER_ROUTE =
       new WholeNumberSetting("relaycp.copy.chunks-in-flight-per-route", 32, 1);
-  /** Bytes of chunks a route may have outstanding before it takes another. */
+  /**
+   * Bytes of chunks a route may have outstanding before it takes another. A chunk counts until
+   * its writer has closed it, so a route holding two streams its reader no longer sends on
+   * while their last bytes drain into the destination's pipeline: 128 MiB (four 32 MiB chunks)
+   * kept the destination's links fuller than 64 MiB, 0.88-0.90 of the flow limit against 0.83
+   * (bench/results/lab-2026-12-03-route-window-ab/).
+   */
   public static final SizeSetting COPY_BYTES_IN_FLIGHT_PER_ROUTE =
-      new SizeSetting("relaycp.copy.bytes-in-flight-per-route", 64L << 20, 1);
+      new SizeSetting("relaycp.copy.bytes-in-flight-per-route", 128L << 20, 1);
   /** Times one chunk may be sent before the copy fails. */
   public static final WholeNumberSetting COPY_MAX_SENDS_PER_CHUNK =
       new WholeNumberSetting("relaycp.copy.max-sends-per-chunk", 8, 1, 16);

@@ -77,7 +77,7 @@ class RelayKeysTest {
     Configuration configuration = new Configuration();
 
     assertThat(configuration.get(RelayKeys.YARN_QUEUE.key())).isEqualTo("default");
-    assertThat(RelayKeys.COPY_BYTES_IN_FLIGHT_PER_ROUTE.from(configuration)).isEqualTo(64L << 20);
+    assertThat(RelayKeys.COPY_BYTES_IN_FLIGHT_PER_ROUTE.from(configuration)).isEqualTo(128L << 20);
   }
 
   @Test

@@ -201,7 +201,7 @@ class RelaycpModelTest {
 
   @Test
   void smallFilesOverlapTheirPerFileCostOnEachRoutesStreams() {
-    // 64 files of 1 KiB over 2 relays, each with 16 streams (the window holds 32 chunks, 64 MiB)
+    // 64 files of 1 KiB over 2 relays, each with 16 streams (the window holds 32 chunks, 128 MiB)
     // starting 1/16 s apart, each file a 1 s per-file cost (the bytes take a fraction of a ms).
     // Stream j of each relay takes a file at j/16 and a second at 1 + j/16 while more than 2
     // wait: streams 0-14 do (60 files), the last 2 wait for a route to empty, when its stream
