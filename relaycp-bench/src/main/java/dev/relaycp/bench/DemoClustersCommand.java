@@ -137,7 +137,7 @@ public final class DemoClustersCommand implements Callable<Integer> {
    * folders ({@code src/} and {@code dst/}, else null); closing stops both and removes it.
    */
   private record Clusters(URI source, URI destination, java.nio.file.Path folders,
-      AutoCloseable closer) {
+      Runnable stop) {
     static Clusters hdfsOnly(int datanodes, long blockSize) throws IOException {
       EmbeddedClusters clusters = EmbeddedClusters.start(datanodes, blockSize);
       return new Clusters(clusters.sourceUri(""), clusters.destinationUri(""), null,
@@ -174,11 +174,7 @@ public final class DemoClustersCommand implements Callable<Integer> {
     }
 
     void close() {
-      try {
-        closer.close();
-      } catch (Exception e) {
-        throw new IllegalStateException("stopping the demo's clusters: " + e, e);
-      }
+      stop.run();
     }
   }
 }
