@@ -147,7 +147,8 @@ public final class RelayPoolCommand implements Callable<Integer> {
       List<Route> current = live(relays);
       if (!current.isEmpty() && !current.equals(routes)) {
         // While a lost relay's replacement starts, the file keeps the routes it had. A file
-        // removed since the check above is not written again: its removal stops the pool.
+        // removed since the check above is not written again (its removal stops the pool),
+        // short of a removal in the instant between this check and the rename.
         if (!Files.exists(poolFile)) {
           return removed(out);
         }

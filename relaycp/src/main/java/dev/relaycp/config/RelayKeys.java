@@ -20,9 +20,10 @@ public final class RelayKeys {
       new WholeNumberSetting("relaycp.copy.chunks-in-flight-per-route", 32, 1);
   /**
    * Bytes of chunks a route may have outstanding before it takes another. A chunk counts until
-   * its writer has closed it, so a route holding two streams its reader no longer sends on
-   * while their last bytes drain into the destination's pipeline: 128 MiB (four 32 MiB chunks)
-   * kept the destination's links fuller than 64 MiB, 0.88-0.90 of the flow limit against 0.83
+   * its writer has closed it, so while the last bytes of one drain into the destination's
+   * pipeline the route streams only its others: with two 32 MiB chunks (64 MiB) a writer's
+   * routes all in that state took nothing from the WAN for seconds; four (128 MiB) kept the
+   * destination's links fuller, 0.88-0.90 of the flow limit against 0.83
    * (bench/results/lab-2026-12-03-route-window-ab/).
    */
   public static final SizeSetting COPY_BYTES_IN_FLIGHT_PER_ROUTE =
