@@ -6,11 +6,9 @@ import dev.relaycp.cli.RelayCpCommand;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.EmbeddedClusters;
-import dev.relaycp.testkit.EmbeddedSite;
 import dev.relaycp.testkit.EmbeddedSites;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -149,8 +147,8 @@ public final class DemoClustersCommand implements Callable<Integer> {
       java.nio.file.Path folders;
       try {
         folders = Files.createTempDirectory("relaycp-demo-conf-");
-        writeConfiguration(sites.source(), folders.resolve("src"));
-        writeConfiguration(sites.destination(), folders.resolve("dst"));
+        sites.source().writeConfigurationFolder(folders.resolve("src"));
+        sites.destination().writeConfigurationFolder(folders.resolve("dst"));
       } catch (IOException | RuntimeException e) {
         sites.close();
         throw e;
@@ -162,15 +160,6 @@ public final class DemoClustersCommand implements Callable<Integer> {
           FileUtil.fullyDelete(folders.toFile());
         }
       });
-    }
-
-    /** A site's client configuration folder, as a user copies one from a gateway. */
-    private static void writeConfiguration(EmbeddedSite site, java.nio.file.Path folder)
-        throws IOException {
-      Files.createDirectories(folder);
-      try (OutputStream out = Files.newOutputStream(folder.resolve("yarn-site.xml"))) {
-        site.configuration().writeXml(out);
-      }
     }
 
     void close() {

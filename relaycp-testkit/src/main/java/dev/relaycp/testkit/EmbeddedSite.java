@@ -225,6 +225,18 @@ public final class EmbeddedSite implements AutoCloseable {
     return new Configuration(configuration);
   }
 
+  /**
+   * Writes this site's client configuration into {@code folder} (made if missing), as a user
+   * copies one from a gateway: what {@code --src-conf} and {@code --dst-conf} take.
+   */
+  public void writeConfigurationFolder(Path folder) throws IOException {
+    requireNonNull(folder, "folder is null");
+    Files.createDirectories(folder);
+    try (OutputStream out = Files.newOutputStream(folder.resolve("yarn-site.xml"))) {
+      configuration.writeXml(out);
+    }
+  }
+
   public URI uri(String path) {
     requireNonNull(path, "path is null");
     return URI.create(configuration.get(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY)

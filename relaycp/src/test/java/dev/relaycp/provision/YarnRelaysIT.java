@@ -83,8 +83,8 @@ class YarnRelaysIT {
     source = sites.source();
     destination = sites.destination();
     configurations = Files.createTempDirectory("relaycp-yarn-it-conf-");
-    writeConfiguration(source, configurations.resolve("src"));
-    writeConfiguration(destination, configurations.resolve("dst"));
+    source.writeConfigurationFolder(configurations.resolve("src"));
+    destination.writeConfigurationFolder(configurations.resolve("dst"));
     FileSystem sourceFiles =
         FileSystem.get(source.uri("/"), EmbeddedHdfs.clientConfiguration());
     DemoDataset.write(sourceFiles, new org.apache.hadoop.fs.Path("/demo"), BLOCK, 30, 12, 11L);
@@ -121,14 +121,6 @@ class YarnRelaysIT {
     @Override
     public boolean requiresLayout() {
       return false;
-    }
-  }
-
-  /** A cluster's client configuration folder, as a user copies one from a gateway. */
-  private static void writeConfiguration(EmbeddedSite site, Path folder) throws IOException {
-    Files.createDirectories(folder);
-    try (OutputStream out = Files.newOutputStream(folder.resolve("yarn-site.xml"))) {
-      site.configuration().writeXml(out);
     }
   }
 
