@@ -20,10 +20,10 @@ from airflow.exceptions import AirflowException, AirflowFailException
 from airflow.sdk import BaseOperator
 
 from relaycp_airflow.process import (
-    FAILURE_PREFIX,
-    WARNING_PREFIX,
     RelaycpProcess,
+    failure_message,
     signal_group,
+    stop_group,
 )
 
 #: relaycp's exit codes (README "Exit codes"), and what Airflow does with each.
@@ -259,8 +259,9 @@ def _last_failure(log: Path) -> str | None:
     except OSError:
         return None
     for line in reversed(lines):
-        if line.startswith(FAILURE_PREFIX) and not line.startswith(WARNING_PREFIX):
-            return line[len(FAILURE_PREFIX) :]
+        failure = failure_message(line)
+        if failure is not None:
+            return failure
     return None
 
 
@@ -394,12 +395,8 @@ class RelaycpRelayPoolStartOperator(BaseOperator):
     def _stop(self, grace_seconds: float) -> None:
         if self._process is None or self._process.poll() is not None:
             return
-        signal_group(self._process.pid, signal.SIGTERM)
-        try:
-            self._process.wait(timeout=grace_seconds)
-        except subprocess.TimeoutExpired:
-            signal_group(self._process.pid, signal.SIGKILL)
-            self._process.wait()
+        stop_group(self._process, grace_seconds)
+        self._process.wait()
 
     def on_kill(self) -> None:
         """A start killed while the relays come up stops the pool (it ends its applications)."""

@@ -67,8 +67,9 @@ class RelaycpProcess:
             for line in self._process.stderr:
                 line = line.rstrip("\n")
                 self._log(line)
-                if line.startswith(FAILURE_PREFIX) and not line.startswith(WARNING_PREFIX):
-                    failures.append(line[len(FAILURE_PREFIX) :])
+                failure = failure_message(line)
+                if failure is not None:
+                    failures.append(failure)
 
         errors = threading.Thread(target=read_stderr, name="relaycp-stderr", daemon=True)
         errors.start()
@@ -86,14 +87,26 @@ class RelaycpProcess:
         never started or has ended."""
         if self._process is None or self._process.poll() is not None:
             return
-        group = self._process.pid
-        signal_group(group, signal.SIGTERM)
-        try:
-            self._process.wait(timeout=grace_seconds)
-        except subprocess.TimeoutExpired:
-            pass
-        # The driver may be gone while a relay it started still runs: the group gets SIGKILL.
-        signal_group(group, signal.SIGKILL)
+        stop_group(self._process, grace_seconds)
+
+
+def failure_message(line: str) -> str | None:
+    """The message of a line relaycp printed as ``relaycp: MESSAGE`` (not a warning), else None."""
+    if line.startswith(FAILURE_PREFIX) and not line.startswith(WARNING_PREFIX):
+        return line[len(FAILURE_PREFIX) :]
+    return None
+
+
+def stop_group(process: subprocess.Popen, grace_seconds: float) -> None:
+    """SIGTERM to ``process``'s group (it leads one), SIGKILL to what is left of the group after
+    ``grace_seconds``: the process may be gone while a relay it started still runs."""
+    group = process.pid
+    signal_group(group, signal.SIGTERM)
+    try:
+        process.wait(timeout=grace_seconds)
+    except subprocess.TimeoutExpired:
+        pass
+    signal_group(group, signal.SIGKILL)
 
 
 def signal_group(group: int, signum: int) -> None:
