@@ -7,6 +7,7 @@ import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.plan.AutoPairs;
 import dev.relaycp.plan.Constraints;
 import dev.relaycp.plan.CopyOverheads;
+import dev.relaycp.plan.DataSize;
 import dev.relaycp.plan.ThroughputHistory;
 import dev.relaycp.transfer.CopySettings;
 import java.util.Optional;
@@ -81,7 +82,8 @@ public final class PairsOptions {
         spawning, settings.compress()
             ? OptionalInt.of(RelayKeys.DATA_FRAME_BYTES.intFrom(configuration))
             : OptionalInt.empty(),
-        CopyOverheads.defaults(yarnRelays));
+        CopyOverheads.defaults(yarnRelays), settings.chunksInFlightPerRoute(),
+        DataSize.ofBytes(settings.bytesInFlightPerRoute()));
     return Optional.of(PairsChoice.of(tree -> AutoPairs.choose(opener, request, tree),
         AutoPairs.fewestPairs(spawning), announce));
   }

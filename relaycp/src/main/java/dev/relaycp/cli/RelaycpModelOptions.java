@@ -107,7 +107,11 @@ public final class RelaycpModelOptions {
           + " (default: ${DEFAULT-VALUE}, no compression).")
   double compressionRatio = 1;
 
-  /** The settings; streams per relay, when not given, as the relays are configured. */
+  /**
+   * The settings; streams per relay, when not given, as the relays are configured, and a
+   * route's window as the copy's ({@code relaycp.copy.chunks-in-flight-per-route}, {@code
+   * relaycp.copy.bytes-in-flight-per-route}).
+   */
   public RelaycpSettings settings(Configuration configuration) {
     int streams = streamsPerRelay != null
         ? streamsPerRelay : RelayKeys.PARALLEL_STREAMS.intFrom(configuration);
@@ -121,6 +125,8 @@ public final class RelaycpModelOptions {
     CopyOverheads overheads = new CopyOverheads(start, OVERHEADS.listingSecondsPerFile(),
         fileSeconds, OVERHEADS.perChunkSeconds(), commitSeconds, verifySeconds);
     return new RelaycpSettings(DataSize.parse(chunkSize), streams, overheads)
+        .withRouteWindow(RelayKeys.COPY_CHUNKS_IN_FLIGHT_PER_ROUTE.intFrom(configuration),
+            DataSize.ofBytes(RelayKeys.COPY_BYTES_IN_FLIGHT_PER_ROUTE.from(configuration)))
         .withConcurrentFiles(concurrentFiles)
         .withSpawnedFileCostFactor(spawnedFileFactor)
         .withCompressionRatio(compressionRatio)

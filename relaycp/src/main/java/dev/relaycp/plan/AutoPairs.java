@@ -54,22 +54,29 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
   /**
    * What the choice depends on besides the clusters; each given once, by the copy command.
    * {@code overheads} are the copy's fixed costs, as {@link CopyOverheads#defaults} gives them
-   * for the way the copy gets its datanode relays.
+   * for the way the copy gets its datanode relays; {@code chunksInFlightPerRoute} and {@code
+   * bytesInFlightPerRoute} its route window, as configured.
    */
   public record Request(URI source, URI destination, OptionalInt sourceDatanodes,
       OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
       int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning,
-      OptionalInt compressFrameBytes, CopyOverheads overheads) {
-    /** A request for a copy over running relays whose relay hop is not compressed. */
+      OptionalInt compressFrameBytes, CopyOverheads overheads, int chunksInFlightPerRoute,
+      DataSize bytesInFlightPerRoute) {
+    /**
+     * A request for a copy over running relays whose relay hop is not compressed, with the
+     * default route window.
+     */
     public Request(URI source, URI destination, OptionalInt sourceDatanodes,
         OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
         int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning) {
       this(source, destination, sourceDatanodes, destinationDatanodes, history, constraints,
           maximumPairs, blocksPerChunk, streamsPerRelay, spawning, OptionalInt.empty(),
-          CopyOverheads.DEFAULT);
+          CopyOverheads.DEFAULT, RelaycpSettings.DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
+          RelaycpSettings.DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE);
     }
 
     public Request {
+      requireNonNull(bytesInFlightPerRoute, "bytesInFlightPerRoute is null");
       requireNonNull(overheads, "overheads is null");
       requireNonNull(compressFrameBytes, "compressFrameBytes is null");
       requireNonNull(spawning, "spawning is null");
@@ -137,6 +144,7 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
     PlanInput input = new PlanInput(live.workload(), live.source(), live.destination(), local,
         Pricing.DEFAULT,
         new RelaycpSettings(chunk, request.streamsPerRelay(), request.overheads())
+            .withRouteWindow(request.chunksInFlightPerRoute(), request.bytesInFlightPerRoute())
             .withCompressionRatio(compressionRatio),
         new DistcpSettings(distcp.maxMaps(), distcp.slotsPerNode(), distcp.jobStartSeconds(),
             distcp.taskStartSeconds(), distcp.perFileSeconds(), distcp.blocksPerChunk(),

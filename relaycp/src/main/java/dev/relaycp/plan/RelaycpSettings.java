@@ -52,7 +52,10 @@ public record RelaycpSettings(
       new RelaycpSettings(DataSize.ofMebibytes(128),
           (int) RelayKeys.PARALLEL_STREAMS.defaultValue(), CopyOverheads.DEFAULT);
 
-  /** Settings with the copy's default route window (32 chunks, 64 MiB). */
+  /**
+   * Settings with the copy's default route window: {@code relaycp.copy.chunks-in-flight-per-route}
+   * and {@code relaycp.copy.bytes-in-flight-per-route} as they are when not set.
+   */
   public RelaycpSettings(DataSize chunkSize, int streamsPerRelay, CopyOverheads overheads) {
     this(
         chunkSize,
@@ -64,6 +67,15 @@ public record RelaycpSettings(
         1,
         1,
         SharedCores.NONE);
+  }
+
+  /**
+   * These settings with a route taking another chunk only while it holds fewer than {@code
+   * chunks} chunks and fewer than {@code bytes} bytes, as a copy configured so would.
+   */
+  public RelaycpSettings withRouteWindow(int chunks, DataSize bytes) {
+    return new RelaycpSettings(chunkSize, streamsPerRelay, chunks, bytes, overheads,
+        concurrentFiles, spawnedFileCostFactor, compressionRatio, sharedCores);
   }
 
   /** These settings with {@code concurrent} streams paying a file's cost at full speed at once. */

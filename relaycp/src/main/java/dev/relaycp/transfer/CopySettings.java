@@ -149,7 +149,7 @@ public record CopySettings(
     return overwrite || sync.update();
   }
 
-  /** The default for {@link #bytesInFlightPerRoute}: 64 MiB. */
+  /** The default for {@link #bytesInFlightPerRoute}: 128 MiB, see {@link RelayKeys}. */
   public static final long DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE =
       RelayKeys.COPY_BYTES_IN_FLIGHT_PER_ROUTE.defaultBytes();
 

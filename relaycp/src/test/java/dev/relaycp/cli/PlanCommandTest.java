@@ -258,6 +258,22 @@ class PlanCommandTest {
   }
 
   @Test
+  void theRouteWindowIsTheCopysAsConfigured() throws Exception {
+    String[] smallFiles = {"--what-if", "--json", "--file-sizes", "5000x64KiB", "--pairs", "0",
+        "--source-nodes", "3", "--destination-nodes", "3", "--external", "50MB/s",
+        "--relaycp-file-seconds", "0.05"};
+    double defaultWindow = seconds(run(smallFiles));
+    // One file at a time a route: each pays its file cost alone, 5000 x 0.05 s over 3 routes.
+    double oneChunk = seconds(run(concat(
+        new String[] {"-D", "relaycp.copy.chunks-in-flight-per-route=1"}, smallFiles)));
+    assertThat(oneChunk).isGreaterThan(defaultWindow + 40);
+    // A byte window of one 64 KiB file holds a route to one file at a time as well.
+    assertThat(seconds(run(concat(
+        new String[] {"-D", "relaycp.copy.bytes-in-flight-per-route=64KiB"}, smallFiles))))
+        .isCloseTo(oneChunk, within(1e-6));
+  }
+
+  @Test
   void spawnedRelaysThatPayMorePerFileCopySmallFilesSlower() throws Exception {
     String[] smallFiles = {"--what-if", "--json", "--file-sizes", "5000x64KiB", "--pairs", "2",
         "--source-nodes", "3", "--destination-nodes", "3", "--external", "5MB/s",
