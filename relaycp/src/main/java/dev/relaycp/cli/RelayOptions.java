@@ -21,16 +21,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.ToIntFunction;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -128,7 +123,7 @@ public final class RelayOptions {
     }
     String other = !relays.isEmpty() ? "--relays" : !destinationRelays.isEmpty() ? "--dst-relays"
         : localRelays != null ? "--local-relays" : pairs != null && !spawning ? "--pairs"
-        : sites.relaysPerSite != null ? "--relays-per-site" : secretFile != null ? "--secret-file"
+        : sites.relaysPerSiteGiven() ? "--relays-per-site" : secretFile != null ? "--secret-file"
         : null;
     if (other != null) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--relay-pool gives the copy its"
@@ -217,72 +212,13 @@ public final class RelayOptions {
   }
 
   /**
-   * Refuses configuration folders crossed with SRC and DST: SRC on the cluster that the
-   * destination's configuration describes and not on the source's (or DST the other way round)
-   * would start each site's relays on the other cluster, every byte crossing the WAN twice. A
-   * configuration describes the cluster of its {@code fs.defaultFS} and its
-   * {@code dfs.nameservices}; a URI neither describes (an address written another way) is let
-   * through.
+   * Refuses, with relays YARN starts, configuration folders crossed with SRC and DST (see
+   * {@link YarnSiteOptions#checkNotCrossed}).
    */
   void checkSites(URI source, URI destination, Configuration base) {
-    if (!yarn() || (sites.sourceConf == null && sites.destinationConf == null)) {
-      return;
+    if (yarn()) {
+      sites.checkNotCrossed(source, destination, base);
     }
-    Set<String> onSource = clusters(sites.sourceConfiguration(base));
-    Set<String> onDestination = clusters(sites.destinationConfiguration(base));
-    Optional<String> sourceCluster = cluster(source);
-    Optional<String> destinationCluster = cluster(destination);
-    boolean sourceCrossed = sourceCluster.filter(
-        name -> onDestination.contains(name) && !onSource.contains(name)).isPresent();
-    boolean destinationCrossed = destinationCluster.filter(
-        name -> onSource.contains(name) && !onDestination.contains(name)).isPresent();
-    String sourceFolder = describe("--src-conf", sites.sourceConf);
-    String destinationFolder = describe("--dst-conf", sites.destinationConf);
-    if (sourceCrossed && destinationCrossed) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, sourceFolder + " describes DST's"
-          + " cluster and " + destinationFolder + " SRC's: they are swapped; give --src-conf"
-          + " SRC's cluster's configuration folder and --dst-conf DST's");
-    }
-    if (sourceCrossed) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "SRC's cluster ("
-          + sourceCluster.get() + ") is the one " + destinationFolder + " describes, not "
-          + sourceFolder + ", so the source's relays would start on the other cluster; give"
-          + " --src-conf SRC's cluster's configuration folder");
-    }
-    if (destinationCrossed) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "DST's cluster ("
-          + destinationCluster.get() + ") is the one " + sourceFolder + " describes, not "
-          + destinationFolder + ", so the destination's relays would start on the other"
-          + " cluster; give --dst-conf DST's cluster's configuration folder");
-    }
-  }
-
-  private static String describe(String option, Path folder) {
-    return folder == null ? "this process's configuration (no " + option + ")"
-        : option + " " + folder;
-  }
-
-  /** The clusters a configuration describes, as {@link #cluster} names them. */
-  private static Set<String> clusters(Configuration configuration) {
-    Set<String> clusters = new HashSet<>();
-    cluster(FileSystem.getDefaultUri(configuration)).ifPresent(clusters::add);
-    for (String nameservice : configuration.getTrimmedStringCollection("dfs.nameservices")) {
-      cluster(URI.create("hdfs://" + nameservice)).ifPresent(clusters::add);
-    }
-    return clusters;
-  }
-
-  /**
-   * An HDFS URI's cluster as {@code host:port} (the namenode's default port where none is
-   * written, as a nameservice has none); empty for a URI without an authority or of another scheme.
-   */
-  private static Optional<String> cluster(URI uri) {
-    if (!"hdfs".equals(uri.getScheme()) || uri.getHost() == null) {
-      return Optional.empty();
-    }
-    int port = uri.getPort() == -1 ? HdfsClientConfigKeys.DFS_NAMENODE_RPC_PORT_DEFAULT
-        : uri.getPort();
-    return Optional.of(uri.getHost().toLowerCase(Locale.ROOT) + ":" + port);
   }
 
   /**
@@ -290,14 +226,7 @@ public final class RelayOptions {
    * given, and any other with {@code base}.
    */
   FileSystemOpener opener(Configuration base, CopySettings settings) {
-    FileSystemOpener opener = FileSystemOpener.of(base);
-    if (sites.sourceConf != null) {
-      opener = opener.withCluster(settings.source(), sites.sourceConfiguration(base));
-    }
-    if (sites.destinationConf != null) {
-      opener = opener.withCluster(settings.destination(), sites.destinationConfiguration(base));
-    }
-    return opener;
+    return sites.opener(base, settings.source(), settings.destination());
   }
 
   /**
