@@ -88,19 +88,13 @@ def failure_for(exit_code: int, message: str | None) -> AirflowException:
     return AirflowFailException(text)
 
 
-def _hadoop_options(conf: Mapping[str, Any] | None) -> list[str]:
-    options = []
-    for key, value in (conf or {}).items():
-        options += ["-D", f"{key}={value}"]
-    return options
-
-
 def _relay_list(relays: str | Sequence[str]) -> str:
     return relays if isinstance(relays, str) else ",".join(relays)
 
 
-class _RelaycpRun(BaseOperator):
-    """What both operators share: the command, its settings, its process, on_kill."""
+class _RelaycpCommand(BaseOperator):
+    """What every relaycp operator shares: how relaycp starts (``command``) and the settings
+    and arguments each of its runs takes (``conf``, ``extra_args``)."""
 
     def __init__(
         self,
@@ -108,18 +102,39 @@ class _RelaycpRun(BaseOperator):
         conf: Mapping[str, Any] | None = None,
         extra_args: Sequence[str] = (),
         command: Sequence[str] | None = None,
-        kill_grace_seconds: float = 30,
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.conf = dict(conf or {})
+        # Kept as given: a template (with render_template_as_native_obj) renders to a mapping.
+        self.conf = conf if conf is not None else {}
         self.extra_args = list(extra_args)
         self.command = list(command) if command else None
+
+    def _argv(self, arguments: list[str]) -> list[str]:
+        """The command line that runs relaycp with ``arguments``."""
+        return (self.command or default_command()) + arguments
+
+    def _conf_arguments(self) -> list[str]:
+        """``conf`` as ``-D key=value`` options."""
+        options = []
+        for key, value in (self.conf or {}).items():
+            options += ["-D", f"{key}={value}"]
+        return options
+
+    def _extra_arguments(self) -> list[str]:
+        return [str(argument) for argument in self.extra_args]
+
+
+class _RelaycpRun(_RelaycpCommand):
+    """What the copy and plan operators share: a run in the foreground, and on_kill."""
+
+    def __init__(self, *, kill_grace_seconds: float = 30, **kwargs):
+        super().__init__(**kwargs)
         self.kill_grace_seconds = kill_grace_seconds
         self._process: RelaycpProcess | None = None
 
     def _run(self, arguments: list[str]):
-        argv = (self.command or default_command()) + arguments
+        argv = self._argv(arguments)
         self.log.info("Running %s", shlex.join(argv))
         self._process = RelaycpProcess(argv, self.log.info, env=command_environment())
         finished = self._process.run()
@@ -203,9 +218,9 @@ class RelaycpOperator(_RelaycpRun):
                 arguments += ["--secret-file", str(self.secret_file)]
         else:
             arguments += ["--pairs", str(self.pairs)]
-        arguments += _hadoop_options(self.conf)
+        arguments += self._conf_arguments()
         arguments += ["--no-progress", "--report", str(report)]
-        return arguments + [str(argument) for argument in self.extra_args]
+        return arguments + self._extra_arguments()
 
     def execute(self, context) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="relaycp-airflow-") as work:
@@ -241,8 +256,7 @@ class RelaycpPlanOperator(_RelaycpRun):
 
     def execute(self, context) -> dict[str, Any]:
         arguments = ["plan", str(self.src), str(self.dst), "--json"]
-        arguments += _hadoop_options(self.conf)
-        arguments += [str(argument) for argument in self.extra_args]
+        arguments += self._conf_arguments() + self._extra_arguments()
         plan = json.loads(self._run(arguments).stdout)
         chosen = plan["chosen"]
         self.log.info(
@@ -282,7 +296,7 @@ def _alive(pid: int) -> bool:
     return fields[0] != "Z"
 
 
-class RelaycpRelayPoolStartOperator(BaseOperator):
+class RelaycpRelayPoolStartOperator(_RelaycpCommand):
     """Starts ``relaycp relay-pool`` in the background and succeeds once its YARN relays are up.
 
     Meant as a DAG's setup task, with :class:`RelaycpRelayPoolStopOperator` as its teardown:
@@ -325,9 +339,6 @@ class RelaycpRelayPoolStartOperator(BaseOperator):
         relays_per_site: int | None = None,
         lifetime: str = "8h",
         start_timeout_seconds: float = 600,
-        conf: Mapping[str, Any] | None = None,
-        extra_args: Sequence[str] = (),
-        command: Sequence[str] | None = None,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -337,10 +348,6 @@ class RelaycpRelayPoolStartOperator(BaseOperator):
         self.relays_per_site = relays_per_site
         self.lifetime = lifetime
         self.start_timeout_seconds = start_timeout_seconds
-        # Kept as given: a template (with render_template_as_native_obj) renders to a mapping.
-        self.conf = conf if conf is not None else {}
-        self.extra_args = list(extra_args)
-        self.command = list(command) if command else None
         self._process: subprocess.Popen | None = None
 
     def pool_arguments(self) -> list[str]:
@@ -352,14 +359,13 @@ class RelaycpRelayPoolStartOperator(BaseOperator):
             arguments += ["--dst-conf", str(self.dst_conf)]
         if self.relays_per_site is not None:
             arguments += ["--relays-per-site", str(self.relays_per_site)]
-        arguments += _hadoop_options(self.conf)
-        return arguments + [str(argument) for argument in self.extra_args]
+        return arguments + self._conf_arguments() + self._extra_arguments()
 
     def execute(self, context) -> dict[str, Any]:
         pool = Path(self.pool_file)
         log = Path(f"{pool}.log")
         before = _file_identity(pool)
-        argv = (self.command or default_command()) + self.pool_arguments()
+        argv = self._argv(self.pool_arguments())
         self.log.info("Starting %s; its output goes to %s", shlex.join(argv), log)
         with log.open("w", encoding="utf-8") as output:
             self._process = subprocess.Popen(
