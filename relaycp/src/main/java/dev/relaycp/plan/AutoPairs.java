@@ -62,19 +62,6 @@ public record AutoPairs(int pairs, Plan plan, List<String> notes) {
       int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning,
       OptionalInt compressFrameBytes, CopyOverheads overheads, int chunksInFlightPerRoute,
       DataSize bytesInFlightPerRoute) {
-    /**
-     * A request for a copy over running relays whose relay hop is not compressed, with the
-     * default route window.
-     */
-    public Request(URI source, URI destination, OptionalInt sourceDatanodes,
-        OptionalInt destinationDatanodes, ThroughputHistory history, Constraints constraints,
-        int maximumPairs, int blocksPerChunk, int streamsPerRelay, Optional<Spawning> spawning) {
-      this(source, destination, sourceDatanodes, destinationDatanodes, history, constraints,
-          maximumPairs, blocksPerChunk, streamsPerRelay, spawning, OptionalInt.empty(),
-          CopyOverheads.DEFAULT, RelaycpSettings.DEFAULT_CHUNKS_IN_FLIGHT_PER_ROUTE,
-          RelaycpSettings.DEFAULT_BYTES_IN_FLIGHT_PER_ROUTE);
-    }
-
     public Request {
       requireNonNull(bytesInFlightPerRoute, "bytesInFlightPerRoute is null");
       requireNonNull(overheads, "overheads is null");
