@@ -436,6 +436,30 @@ def byte_cpu(folder):
     return max(0.0, seconds) / window_bytes
 
 
+# The processes whose work grows with the files DistCp copies, as
+# `--distcp-cpu-seconds-per-file` counts them: its maps, the datanodes and the namenodes (not
+# its application master, YARN's daemons or its client, whose work is per job and per
+# container, and per second of their heartbeats).
+DISTCP_FILE_ROLES = ("distcp-map", "datanode", "namenode")
+
+
+def distcp_cpu_per_file(folder):
+    """What a file DistCp copies costs the lab's shared cores, measured on the start-up probes
+    (not solved for): DISTCP_FILE_ROLES' CPU seconds in V (one map, V_FILES files) less those
+    in T (one map, one file), over the files between them. One map, so the maps' JVM starts
+    cancel out; alone, so the figure is the work a file needs, not what crowding adds. None
+    without both probes' CPU."""
+    totals = {}
+    for ds in ("T", "V"):
+        path = os.path.join(folder, "startup", f"{ds}-distcp.cpu")
+        if not os.path.exists(path):
+            return None
+        seconds = json.load(open(path)).get("seconds") or {}
+        totals[ds] = sum(seconds.get(role, 0.0) for role in DISTCP_FILE_ROLES)
+    per_file = (totals["V"] - totals["T"]) / (V_FILES - 1)
+    return per_file if per_file > 0 else None
+
+
 def _machine_cpu(seconds):
     """Every process's CPU seconds of a .cpu file's roles but the lab's own tools ("other")."""
     return sum(value for role, value in seconds.items() if role != "other")
@@ -520,8 +544,13 @@ def predict(folder, lab, probe, runs, placements=None):
     # (--relaycp-start-seconds) already holds it and is taken as given.
     if lab.get("relays") == "yarn":
         options += ["--relays", "yarn"]
-    if spawned or per_byte:
+    distcp_cpu = distcp_cpu_per_file(folder)
+    if fit is not None and distcp_cpu is not None:
+        fit = dict(fit, cpu_per_file=distcp_cpu)
+    if spawned or per_byte or distcp_cpu:
         options += ["--shared-cores", str(lab.get("cores") or 2)]
+    if distcp_cpu:
+        options += ["--distcp-cpu-seconds-per-file", f"{distcp_cpu:.4f}"]
     if per_byte:
         options += ["--cpu-seconds-per-gb", f"{per_byte * 1e9:.1f}"]
     if spawned:

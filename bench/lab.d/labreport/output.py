@@ -371,7 +371,11 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
         md += [f"DistCp solved from them: job start-up {fmt(fitted['job'])} s, task start-up "
                f"{fmt(fitted['task'])} s, a lone map's cost per file {fmt(fitted['lone_per_file'], 3)} s, "
                f"a map's with every slot busy {fmt(fitted['wide_per_file'], 3)} s, so "
-               f"{fmt(fitted['concurrent_files'], 2)} concurrent files (0: no limit).", ""]
+               f"{fmt(fitted['concurrent_files'], 2)} concurrent files (0: no limit)."
+               + (f" Measured, not solved for: a file cost its maps, datanodes and namenodes "
+                  f"{fmt(fitted['cpu_per_file'], 4)} CPU-s (V less T, one map each), so on the "
+                  f"{lab.get('cores', 2)} shared cores the maps copy no faster than that allows "
+                  "(`--distcp-cpu-seconds-per-file`)." if fitted.get("cpu_per_file") else ""), ""]
     if spawned:
         start = spawned.get("start_cpu_seconds")
         over, model = spawned.get("copying_seconds_over_alone"), spawned.get("model_seconds_over_alone")

@@ -187,6 +187,21 @@ def test_a_spawned_probe_on_z_is_priced_against_z_alone_not_y(tmp_path):
     assert spawned["dataset"] == "Z"
 
 
+def test_distcps_cpu_a_file_is_v_less_t_over_the_maps_datanodes_and_namenodes(tmp_path):
+    # T (one file) and V (300 files), one map each: (20 + 6 + 4) - (8 + 1 + 0.5) over the 299
+    # files between them. The application master, YARN's daemons and the client are not
+    # counted: their work is per job and per second, not per file.
+    _cpu(tmp_path, "T-distcp", {"distcp-map": 8.0, "datanode": 1.0, "namenode": 0.5,
+                                "distcp-am": 9.0, "nodemanager": 3.0})
+    _cpu(tmp_path, "V-distcp", {"distcp-map": 20.0, "datanode": 6.0, "namenode": 4.0,
+                                "distcp-am": 13.0, "nodemanager": 3.2})
+    assert calibrate.distcp_cpu_per_file(str(tmp_path)) == pytest.approx(20.5 / 299)
+    _cpu(tmp_path, "V-distcp", {"distcp-map": 7.0, "datanode": 1.0, "namenode": 0.5})
+    assert calibrate.distcp_cpu_per_file(str(tmp_path)) is None
+    (tmp_path / "startup" / "T-distcp.cpu").unlink()
+    assert calibrate.distcp_cpu_per_file(str(tmp_path)) is None
+
+
 def _cpu(folder, name, seconds, timeline=None):
     startup = folder / "startup"
     startup.mkdir(exist_ok=True)

@@ -48,6 +48,12 @@ public final class DistcpOptions {
           + " --distcp-file-seconds (default: ${DEFAULT-VALUE}).")
   double closeWaitSeconds = DEFAULT.closeWaitSeconds();
 
+  @Option(names = "--distcp-cpu-seconds-per-file", paramLabel = "SECONDS",
+      description = "With --shared-cores: the CPU seconds one file costs DistCp's maps and the"
+          + " clusters' datanodes and namenodes, so that the maps copy at most cores / SECONDS"
+          + " files a second. 0: not counted (default: ${DEFAULT-VALUE}).")
+  double cpuSecondsPerFile = DEFAULT.cpuSecondsPerFile();
+
   @Option(names = "--distcp-strategy", paramLabel = "NAME",
       description = "DistCp -strategy: uniformsize (its default) or dynamic, which an expert"
           + " uses for files of uneven size (default: ${DEFAULT-VALUE}).")
@@ -56,6 +62,6 @@ public final class DistcpOptions {
   public DistcpSettings settings(DataSize blockSize) {
     return new DistcpSettings(maps, slotsPerNode, jobSeconds, taskSeconds, fileSeconds,
         blocksPerChunk, blockSize, concurrentFiles, DistcpSettings.Strategy.fromOption(strategy),
-        closeWaitSeconds);
+        closeWaitSeconds, cpuSecondsPerFile);
   }
 }

@@ -42,6 +42,11 @@ import java.util.List;
  * from the shared pool until none is left: no map waits with its share while another still
  * holds a long tail.
  *
+ * <p>On hosts that share their cores ({@link SharedCores}, the WAN lab) every file costs those
+ * cores {@link DistcpSettings#cpuSecondsPerFile}, so the maps' copying takes at least the
+ * files' CPU over the cores, after the first task's start-up, however the simulation above
+ * spreads it ({@link #coresBound}).
+ *
  * <p>With {@code p} pairs, p nodes of the spawned machine type join each cluster (as in the
  * thesis's §6.2): at the source they add map slots once booted, at the destination WAN
  * capacity, and each adds its rate to what the sites' networks carry. Money: egress, the 2p VMs for the whole copy, and the source nodes' time if the user
@@ -97,12 +102,28 @@ public record DistcpModel() implements CopyModel {
           nodes, maps(input.workload(), settings), caps, destinations, false,
           StreamSimulation.SharedCpu.onLanes(settings.fileLanes()));
     }
-    double seconds = start + data;
+    double seconds = start + Math.max(data, coresBound(input, settings));
     double dollars =
         input.pricing().egressDollars(input.workload().totalSize())
             + 2 * pairs * machine.dollarsFor(seconds)
             + source.nodes() * input.pricing().clusterNodeDollarsPerHour() * seconds / 3600;
     return new Estimate(pairs, 2 * pairs, seconds, dollars);
+  }
+
+  /**
+   * The least time the maps' copying takes on shared cores: the first task's start-up, then
+   * every file's CPU over the cores (the maps, the datanodes and the namenodes all run on
+   * them); 0 where the hosts have cores of their own or a file's CPU is not given. The hosts'
+   * cores are the ones the relaycp settings describe ({@link RelaycpSettings#sharedCores}):
+   * one machine runs both tools' copies.
+   */
+  static double coresBound(PlanInput input, DistcpSettings settings) {
+    double cores = input.relaycp().sharedCores().cores();
+    if (cores == 0 || settings.cpuSecondsPerFile() == 0) {
+      return 0;
+    }
+    return settings.taskStartSeconds()
+        + input.workload().fileCount() * settings.cpuSecondsPerFile() / cores;
   }
 
   /**

@@ -28,6 +28,13 @@ import dev.relaycp.error.RelayCpException;
  * the shared machinery to the others: kept apart, the same maps' cost follows when the sleep
  * is shortened. 0 counts any such wait in {@code perFileSeconds}.
  *
+ * <p>{@code cpuSecondsPerFile} is what a file costs hosts that share their cores ({@link
+ * SharedCores}, as in the WAN lab): the CPU seconds of the maps', the datanodes' and the
+ * namenodes' work for one file. There the maps copy at most cores / {@code cpuSecondsPerFile}
+ * files a second however many run, which no lane count says: maps that sleep out their files'
+ * closes leave the cores to the others, maps that do not wait run out of them. 0: not counted
+ * (hosts with cores of their own).
+ *
  * <p>{@code strategy} is DistCp's {@code -strategy}: {@code uniformsize} (the default) cuts the
  * listing into maps of equal bytes up front; {@code dynamic} cuts it into chunks of entries that
  * the maps take as they finish the last, which is how an expert runs DistCp over files of uneven
@@ -43,7 +50,8 @@ public record DistcpSettings(
     DataSize blockSize,
     double concurrentFiles,
     Strategy strategy,
-    double closeWaitSeconds) {
+    double closeWaitSeconds,
+    double cpuSecondsPerFile) {
 
   /** DistCp's {@code -strategy}. */
   public enum Strategy {
@@ -90,19 +98,28 @@ public record DistcpSettings(
       DataSize blockSize,
       double concurrentFiles) {
     this(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds, perFileSeconds, blocksPerChunk,
-        blockSize, concurrentFiles, Strategy.UNIFORM_SIZE, 0);
+        blockSize, concurrentFiles, Strategy.UNIFORM_SIZE, 0, 0);
   }
 
   /** These settings with another {@code -strategy}. */
   public DistcpSettings withStrategy(Strategy other) {
     return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
-        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, other, closeWaitSeconds);
+        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, other, closeWaitSeconds,
+        cpuSecondsPerFile);
   }
 
   /** These settings with files that wait {@code seconds} for their close, off the shared lanes. */
   public DistcpSettings withCloseWaitSeconds(double seconds) {
     return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
-        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, strategy, seconds);
+        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, strategy, seconds,
+        cpuSecondsPerFile);
+  }
+
+  /** These settings with every file costing {@code seconds} of the hosts' shared cores. */
+  public DistcpSettings withCpuSecondsPerFile(double seconds) {
+    return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
+        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, strategy, closeWaitSeconds,
+        seconds);
   }
 
   /** Settings whose per-file cost does not depend on how many maps pay it at once. */
@@ -135,6 +152,10 @@ public record DistcpSettings(
       throw new RelayCpException(
           INVALID_ARGUMENT,
           "DistCp concurrent files " + concurrentFiles + " must be 1 or more, or 0 for no limit");
+    }
+    if (!(cpuSecondsPerFile >= 0) || Double.isInfinite(cpuSecondsPerFile)) {
+      throw new RelayCpException(INVALID_ARGUMENT, "DistCp's CPU seconds a file "
+          + cpuSecondsPerFile + " must be a finite number of 0 or more (0: not counted)");
     }
     for (double seconds :
         new double[] {jobStartSeconds, taskStartSeconds, perFileSeconds, closeWaitSeconds}) {

@@ -238,6 +238,14 @@ class PlanCommandTest {
     Run bad = run(concat(distcp, "--distcp-concurrent-files", "0.5"));
     assertThat(bad.exitCode()).isEqualTo(3);
     assertThat(bad.output()).contains("concurrent files 0.5 must be 1 or more, or 0 for no limit");
+    // On 2 shared cores at 0.2 CPU-s a file the maps need 500 s for the 5000 files, after the
+    // default job (20 s) and task (4 s) start-ups; without shared cores the figure is not used.
+    String[] cpu = concat(distcp, "--distcp-cpu-seconds-per-file", "0.2");
+    assertThat(seconds(run(concat(cpu, "--shared-cores", "2")))).isCloseTo(524, within(1e-6));
+    assertThat(seconds(run(cpu))).isCloseTo(seconds(run(distcp)), within(1e-6));
+    Run negative = run(concat(distcp, "--distcp-cpu-seconds-per-file", "-1"));
+    assertThat(negative.exitCode()).isEqualTo(3);
+    assertThat(negative.output()).contains("DistCp's CPU seconds a file -1.0 must be");
   }
 
   @Test

@@ -7,6 +7,7 @@ import static dev.relaycp.plan.Inputs.mebibytesPerSecond;
 import static dev.relaycp.plan.Inputs.site;
 import static dev.relaycp.plan.Inputs.withDistcp;
 import static dev.relaycp.plan.Inputs.withPricing;
+import static dev.relaycp.plan.Inputs.withRelaycp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -91,6 +92,30 @@ class DistcpModelTest {
         DistcpSettings.Strategy.DYNAMIC)), 0).seconds()).isLessThan(40);
     assertThatThrownBy(() -> lanes.withCloseWaitSeconds(-1))
         .isInstanceOf(RelayCpException.class).hasMessageContaining("-1.0 s");
+  }
+
+  @Test
+  void onSharedCoresTheMapsCopyNoFasterThanTheFilesCpuAllows() {
+    // 60 files, 6 maps of 10 on 3 nodes x 2 slots, 1 s a file, no lane limit, a 2 s task start:
+    // 2 + 10 = 12 s. Each file costing 0.5 CPU-s of 2 shared cores: 2 + 60 x 0.5 / 2 = 17 s.
+    // Below the simulation's time (0.1 CPU-s a file: 2 + 3 = 5 s) the bound changes nothing,
+    // and on hosts with cores of their own neither does a file's CPU.
+    PlanInput input =
+        input(files(60, 1.0 / 1024), site(3, 1000, 1000), wideDestination(), machine(10, 100, 20));
+    DistcpSettings distcp = new DistcpSettings(6, 2, 0, 2, 1, 0, DataSize.ofMebibytes(128), 0);
+    PlanInput sharedCores = withRelaycp(input, input.relaycp().withSharedCores(
+        SharedCores.of(2, 0, 0)));
+
+    assertThat(model.estimate(withDistcp(sharedCores, distcp), 0).seconds())
+        .isCloseTo(12, within(0.01));
+    assertThat(model.estimate(withDistcp(sharedCores, distcp.withCpuSecondsPerFile(0.5)), 0)
+        .seconds()).isCloseTo(17, within(1e-6));
+    assertThat(model.estimate(withDistcp(sharedCores, distcp.withCpuSecondsPerFile(0.1)), 0)
+        .seconds()).isCloseTo(12, within(0.01));
+    assertThat(model.estimate(withDistcp(input, distcp.withCpuSecondsPerFile(0.5)), 0)
+        .seconds()).isCloseTo(12, within(0.01));
+    assertThatThrownBy(() -> distcp.withCpuSecondsPerFile(-0.1))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("CPU seconds a file -0.1");
   }
 
   @Test
