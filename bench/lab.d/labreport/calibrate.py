@@ -449,15 +449,19 @@ def distcp_cpu_per_file(folder):
     in T (one map, one file), over the files between them. One map, so the maps' JVM starts
     cancel out; alone, so the figure is the work a file needs, not what crowding adds. None
     without both probes' CPU."""
-    totals = {}
-    for ds in ("T", "V"):
-        path = os.path.join(folder, "startup", f"{ds}-distcp.cpu")
-        if not os.path.exists(path):
-            return None
-        seconds = json.load(open(path)).get("seconds") or {}
-        totals[ds] = sum(seconds.get(role, 0.0) for role in DISTCP_FILE_ROLES)
-    per_file = (totals["V"] - totals["T"]) / (V_FILES - 1)
+    t, v = (_startup_cpu(folder, f"{ds}-distcp") for ds in ("T", "V"))
+    if t is None or v is None:
+        return None
+    per_file = sum(v.get(role, 0.0) - t.get(role, 0.0) for role in DISTCP_FILE_ROLES) / (V_FILES - 1)
     return per_file if per_file > 0 else None
+
+
+def _startup_cpu(folder, stem):
+    """A start-up probe's CPU seconds by role (its `startup/STEM.cpu`); None without the file."""
+    path = os.path.join(folder, "startup", f"{stem}.cpu")
+    if not os.path.exists(path):
+        return None
+    return json.load(open(path)).get("seconds") or {}
 
 
 def _machine_cpu(seconds):
@@ -477,10 +481,10 @@ def cpu_against_probes(folder, run):
     files = (run.get("verify") or {}).get("files")
     if not files or (run.get("verify") or {}).get("bytes") != files * PROBE_FILE_BYTES:
         return None
-    paths = [os.path.join(folder, "startup", f"{ds}-relaycp-k0.cpu") for ds in ("Y", "Z")]
-    if not all(os.path.exists(path) for path in paths):
+    y, z = (_startup_cpu(folder, f"{ds}-relaycp-k0") for ds in ("Y", "Z"))
+    if y is None or z is None:
         return None
-    y, z = (_machine_cpu(json.load(open(path)).get("seconds") or {}) for path in paths)
+    y, z = _machine_cpu(y), _machine_cpu(z)
     implied = y + (z - y) / (Z_FILES - Y_FILES) * (files - Y_FILES)
     spent = _machine_cpu(run["process_cpu"]["seconds"])
     return round(spent / implied, 3) if implied > 0 else None
@@ -545,7 +549,7 @@ def predict(folder, lab, probe, runs, placements=None):
     if lab.get("relays") == "yarn":
         options += ["--relays", "yarn"]
     distcp_cpu = distcp_cpu_per_file(folder)
-    if fit is not None and distcp_cpu is not None:
+    if fit is not None and distcp_cpu:
         fit = dict(fit, cpu_per_file=distcp_cpu)
     if spawned or per_byte or distcp_cpu:
         options += ["--shared-cores", str(lab.get("cores") or 2)]
