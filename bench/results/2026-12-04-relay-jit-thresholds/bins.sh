@@ -7,7 +7,7 @@ for round in ${ROUNDS:-1 2}; do
     name=${v%%=*}; bin=${v#*=}
     echo "$(date +%T) round $round $name: $bin"
     RELAYCP_BIN=$bin LAB_RELAY_JAVA_OPTS="$RELAY_OPTS" LAB_COPY_JAVA_OPTS="$DRIVER_OPTS" \
-      bash /tmp/prof/one-copy.sh $OUT/$name-$round > $OUT/$name-$round.log 2>&1
+      bash "$(dirname "$0")/one-copy.sh" $OUT/$name-$round > $OUT/$name-$round.log 2>&1
     python3 - "$OUT/$name-$round" <<'PY'
 import json,sys,glob
 f=glob.glob(sys.argv[1]+'/*.cpu')[0]; s=json.load(open(f))['seconds']

@@ -7,6 +7,6 @@ perf record -a -g -e cpu-clock -F 199 -o $out/perf.data > $out/perf.log 2>&1 &
 echo $! > $out/perf.pid
 LAB_RELAY_JAVA_OPTS="-Xmx384m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer" \
 LAB_COPY_JAVA_OPTS="-Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer" \
-  bash /tmp/prof/one-copy.sh $out/copy > $out/copy.log 2>&1
+  bash "$(dirname "$0")/one-copy.sh" $out/copy > $out/copy.log 2>&1
 kill -INT $(cat $out/perf.pid); sleep 5
 echo done

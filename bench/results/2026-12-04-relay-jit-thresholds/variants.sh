@@ -8,7 +8,7 @@ for round in ${ROUNDS:-1 2}; do
     name=${v%%=*}; opts=${v#*=}
     echo "$(date +%T) round $round $name: $opts"
     LAB_RELAY_JAVA_OPTS="$opts" LAB_COPY_JAVA_OPTS="${DRIVER_OPTS:--Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC}" \
-      bash /tmp/prof/one-copy.sh $OUT/$name-$round > $OUT/$name-$round.log 2>&1
+      bash "$(dirname "$0")/one-copy.sh" $OUT/$name-$round > $OUT/$name-$round.log 2>&1
     python3 - "$OUT/$name-$round" <<'PY'
 import json,sys,glob
 f=glob.glob(sys.argv[1]+'/*.cpu')[0]; s=json.load(open(f))['seconds']
