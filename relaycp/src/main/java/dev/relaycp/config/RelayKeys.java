@@ -121,12 +121,13 @@ public final class RelayKeys {
   /**
    * A relay container's JVM options. The serial collector: a relay's heap is small (its bytes
    * are in Netty's direct buffers) and its container asks for one vcore, and under G1 a relay
-   * of small files spent 13-28% more CPU. The default JIT, since a relay's TLS runs in
-   * BoringSSL whatever the JIT; C1 alone starts a relay on less CPU, for small hosts and short
-   * copies.
+   * of small files spent 13-28% more CPU. C1 alone, compiling a method after half its usual
+   * count of calls: a container lives for one copy, and C2's compiling cost a relay of 5,000
+   * small files 1.82x the CPU; the bulk of a large file's bytes goes through BoringSSL,
+   * CRC32C and native copies, which C2 does not speed up.
    */
-  public static final TextSetting RELAY_JAVA_OPTS =
-      new TextSetting("relaycp.relay.java-opts", "-Xmx768m -XX:+UseSerialGC");
+  public static final TextSetting RELAY_JAVA_OPTS = new TextSetting("relaycp.relay.java-opts",
+      "-Xmx768m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.5");
 
   /** The YARN queue of the relays' applications. */
   public static final TextSetting YARN_QUEUE = new TextSetting("relaycp.yarn.queue", "default");

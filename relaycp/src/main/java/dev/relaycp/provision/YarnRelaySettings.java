@@ -58,8 +58,8 @@ public record YarnRelaySettings(
   public static final long DEFAULT_DRIVER_TIMEOUT_SECONDS =
       RelayKeys.DRIVER_TIMEOUT_SECONDS.defaultValue();
   /**
-   * A relay container's JVM: C1 only, which starts it on far less CPU; its hot path is
-   * intrinsics (CRC32C) and native copies, where C2 gains nothing measurable.
+   * A relay container's JVM options unless {@link #JAVA_OPTS} is set: see {@link
+   * RelayKeys#RELAY_JAVA_OPTS}.
    */
   public static final String DEFAULT_JAVA_OPTS = RelayKeys.RELAY_JAVA_OPTS.defaultValue();
 
