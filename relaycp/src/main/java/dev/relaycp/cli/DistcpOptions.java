@@ -54,6 +54,12 @@ public final class DistcpOptions {
           + " files a second. 0: not counted (default: ${DEFAULT-VALUE}).")
   double cpuSecondsPerFile = DEFAULT.cpuSecondsPerFile();
 
+  @Option(names = "--distcp-background-cores", paramLabel = "CORES",
+      description = "With --shared-cores and --distcp-cpu-seconds-per-file: the cores DistCp's"
+          + " application master, its client and YARN's daemons keep busy while the maps copy,"
+          + " which the maps' files do not get. 0: none (default: ${DEFAULT-VALUE}).")
+  double backgroundCores = DEFAULT.backgroundCores();
+
   @Option(names = "--distcp-strategy", paramLabel = "NAME",
       description = "DistCp -strategy: uniformsize (its default) or dynamic, which an expert"
           + " uses for files of uneven size (default: ${DEFAULT-VALUE}).")
@@ -62,6 +68,6 @@ public final class DistcpOptions {
   public DistcpSettings settings(DataSize blockSize) {
     return new DistcpSettings(maps, slotsPerNode, jobSeconds, taskSeconds, fileSeconds,
         blocksPerChunk, blockSize, concurrentFiles, DistcpSettings.Strategy.fromOption(strategy),
-        closeWaitSeconds, cpuSecondsPerFile);
+        closeWaitSeconds, cpuSecondsPerFile, backgroundCores);
   }
 }

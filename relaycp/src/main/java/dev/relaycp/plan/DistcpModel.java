@@ -44,8 +44,9 @@ import java.util.List;
  *
  * <p>On hosts that share their cores ({@link SharedCores}, the WAN lab) every file costs those
  * cores {@link DistcpSettings#cpuSecondsPerFile}, so the maps' copying takes at least the
- * files' CPU over the cores, after the first task's start-up, however the simulation above
- * spreads it ({@link #coresBound}).
+ * files' CPU over the cores the job leaves them ({@link DistcpSettings#backgroundCores} go to
+ * its application master, its client and YARN's daemons), after the first task's start-up,
+ * however the simulation above spreads it ({@link #coresBound}).
  *
  * <p>With {@code p} pairs, p nodes of the spawned machine type join each cluster (as in the
  * thesis's §6.2): at the source they add map slots once booted, at the destination WAN
@@ -112,18 +113,19 @@ public record DistcpModel() implements CopyModel {
 
   /**
    * The least time the maps' copying takes on shared cores: the first task's start-up, then
-   * every file's CPU over the cores (the maps, the datanodes and the namenodes all run on
-   * them); 0 where the hosts have cores of their own or a file's CPU is not given. The hosts'
-   * cores are the ones the relaycp settings describe ({@link RelaycpSettings#sharedCores}):
-   * one machine runs both tools' copies.
+   * every file's CPU over the cores the job's own background work leaves (the maps, the
+   * datanodes and the namenodes all run on them); 0 where the hosts have cores of their own or
+   * a file's CPU is not given. The hosts' cores are the ones the relaycp settings describe
+   * ({@link RelaycpSettings#sharedCores}): one machine runs both tools' copies. {@link
+   * PlanInput} holds the background below the cores.
    */
   static double coresBound(PlanInput input, DistcpSettings settings) {
     double cores = input.relaycp().sharedCores().cores();
     if (cores == 0 || settings.cpuSecondsPerFile() == 0) {
       return 0;
     }
-    return settings.taskStartSeconds()
-        + input.workload().fileCount() * settings.cpuSecondsPerFile() / cores;
+    return settings.taskStartSeconds() + input.workload().fileCount()
+        * settings.cpuSecondsPerFile() / (cores - settings.backgroundCores());
   }
 
   /**

@@ -35,6 +35,12 @@ import dev.relaycp.error.RelayCpException;
  * closes leave the cores to the others, maps that do not wait run out of them. 0: not counted
  * (hosts with cores of their own).
  *
+ * <p>{@code backgroundCores} is what of those shared cores the job keeps busy besides its
+ * files while the maps copy: its application master's heartbeats, its client's polling, and
+ * YARN's daemons' scheduling and monitoring of its containers. That work grows with the job's
+ * seconds, not its files, so no cost per file holds it; the maps' files get the cores less
+ * this. 0: nothing kept back (hosts with cores of their own, or not measured).
+ *
  * <p>{@code strategy} is DistCp's {@code -strategy}: {@code uniformsize} (the default) cuts the
  * listing into maps of equal bytes up front; {@code dynamic} cuts it into chunks of entries that
  * the maps take as they finish the last, which is how an expert runs DistCp over files of uneven
@@ -51,7 +57,8 @@ public record DistcpSettings(
     double concurrentFiles,
     Strategy strategy,
     double closeWaitSeconds,
-    double cpuSecondsPerFile) {
+    double cpuSecondsPerFile,
+    double backgroundCores) {
 
   /** DistCp's {@code -strategy}. */
   public enum Strategy {
@@ -98,28 +105,35 @@ public record DistcpSettings(
       DataSize blockSize,
       double concurrentFiles) {
     this(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds, perFileSeconds, blocksPerChunk,
-        blockSize, concurrentFiles, Strategy.UNIFORM_SIZE, 0, 0);
+        blockSize, concurrentFiles, Strategy.UNIFORM_SIZE, 0, 0, 0);
   }
 
   /** These settings with another {@code -strategy}. */
   public DistcpSettings withStrategy(Strategy other) {
     return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
         perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, other, closeWaitSeconds,
-        cpuSecondsPerFile);
+        cpuSecondsPerFile, backgroundCores);
   }
 
   /** These settings with files that wait {@code seconds} for their close, off the shared lanes. */
   public DistcpSettings withCloseWaitSeconds(double seconds) {
     return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
         perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, strategy, seconds,
-        cpuSecondsPerFile);
+        cpuSecondsPerFile, backgroundCores);
   }
 
   /** These settings with every file costing {@code seconds} of the hosts' shared cores. */
   public DistcpSettings withCpuSecondsPerFile(double seconds) {
     return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
         perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, strategy, closeWaitSeconds,
-        seconds);
+        seconds, backgroundCores);
+  }
+
+  /** These settings with the job keeping {@code cores} of the shared cores busy as it runs. */
+  public DistcpSettings withBackgroundCores(double cores) {
+    return new DistcpSettings(maxMaps, slotsPerNode, jobStartSeconds, taskStartSeconds,
+        perFileSeconds, blocksPerChunk, blockSize, concurrentFiles, strategy, closeWaitSeconds,
+        cpuSecondsPerFile, cores);
   }
 
   /** Settings whose per-file cost does not depend on how many maps pay it at once. */
@@ -156,6 +170,10 @@ public record DistcpSettings(
     if (!(cpuSecondsPerFile >= 0) || Double.isInfinite(cpuSecondsPerFile)) {
       throw new RelayCpException(INVALID_ARGUMENT, "DistCp's CPU seconds a file "
           + cpuSecondsPerFile + " must be a finite number of 0 or more (0: not counted)");
+    }
+    if (!(backgroundCores >= 0) || Double.isInfinite(backgroundCores)) {
+      throw new RelayCpException(INVALID_ARGUMENT, "DistCp's background cores "
+          + backgroundCores + " must be a finite number of 0 or more (0: none kept back)");
     }
     for (double seconds :
         new double[] {jobStartSeconds, taskStartSeconds, perFileSeconds, closeWaitSeconds}) {

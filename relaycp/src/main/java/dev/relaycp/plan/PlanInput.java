@@ -1,6 +1,9 @@
 package dev.relaycp.plan;
 
+import static dev.relaycp.error.ErrorCode.INVALID_ARGUMENT;
 import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.RelayCpException;
 
 /**
  * Everything the models read: the files, the two sites, the machine type spawned relays run on,
@@ -25,6 +28,12 @@ public record PlanInput(
     requireNonNull(relaycp, "relaycp is null");
     requireNonNull(distcp, "distcp is null");
     requireNonNull(thesis, "thesis is null");
+    double cores = relaycp.sharedCores().cores();
+    if (cores > 0 && distcp.backgroundCores() >= cores) {
+      throw new RelayCpException(INVALID_ARGUMENT, "DistCp's background cores "
+          + distcp.backgroundCores() + " leave none of the " + cores + " shared cores to its"
+          + " files; give --distcp-background-cores below --shared-cores");
+    }
   }
 
   public PlanInput withMachine(MachineType newMachine) {

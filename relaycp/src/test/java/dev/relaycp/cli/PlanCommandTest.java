@@ -246,6 +246,13 @@ class PlanCommandTest {
     Run negative = run(concat(distcp, "--distcp-cpu-seconds-per-file", "-1"));
     assertThat(negative.exitCode()).isEqualTo(3);
     assertThat(negative.output()).contains("DistCp's CPU seconds a file -1.0 must be");
+    // Half a core kept busy by the job itself leaves the files 1.5: 5000 x 0.2 / 1.5 s (the
+    // JSON gives tenths of a second).
+    assertThat(seconds(run(concat(cpu, "--shared-cores", "2", "--distcp-background-cores",
+        "0.5")))).isCloseTo(24 + 1000 / 1.5, within(0.05));
+    Run allCores = run(concat(cpu, "--shared-cores", "2", "--distcp-background-cores", "2"));
+    assertThat(allCores.exitCode()).isEqualTo(3);
+    assertThat(allCores.output()).contains("give --distcp-background-cores below --shared-cores");
   }
 
   @Test

@@ -119,6 +119,29 @@ class DistcpModelTest {
   }
 
   @Test
+  void theCoresTheJobKeepsBusyBesideItsFilesAreLeftOutOfTheFloor() {
+    // As above, 60 files at 0.5 CPU-s each on 2 shared cores, but the job's application
+    // master, client and YARN's daemons keep half a core busy: 2 + 60 x 0.5 / 1.5 = 22 s.
+    // On hosts with cores of their own the background takes nothing from the maps.
+    PlanInput input =
+        input(files(60, 1.0 / 1024), site(3, 1000, 1000), wideDestination(), machine(10, 100, 20));
+    DistcpSettings distcp = new DistcpSettings(6, 2, 0, 2, 1, 0, DataSize.ofMebibytes(128), 0)
+        .withCpuSecondsPerFile(0.5);
+    PlanInput sharedCores = withRelaycp(input, input.relaycp().withSharedCores(
+        SharedCores.of(2, 0, 0)));
+
+    assertThat(model.estimate(withDistcp(sharedCores, distcp.withBackgroundCores(0.5)), 0)
+        .seconds()).isCloseTo(22, within(1e-6));
+    assertThat(model.estimate(withDistcp(input, distcp.withBackgroundCores(0.5)), 0)
+        .seconds()).isCloseTo(12, within(0.01));
+    assertThatThrownBy(() -> withDistcp(sharedCores, distcp.withBackgroundCores(2)))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessageContaining("background cores 2.0 leave none of the 2.0 shared cores");
+    assertThatThrownBy(() -> distcp.withBackgroundCores(-1))
+        .isInstanceOf(RelayCpException.class).hasMessageContaining("background cores -1.0");
+  }
+
+  @Test
   void theDynamicStrategyPaysEachMapsStartOnceAndLeavesNoSlotWaitingForAWave() {
     // Three files of 100 MiB on two nodes of one slot at 10 MiB/s, -m 2, 5 s per task.
     // uniformsize: three maps of one file, the third in a second wave with its own start:
