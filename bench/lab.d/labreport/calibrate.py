@@ -456,6 +456,30 @@ def distcp_cpu_per_file(folder):
     return per_file if per_file > 0 else None
 
 
+# The processes whose work grows with a DistCp job's seconds rather than its files, as
+# `--distcp-background-cores` counts them: its application master (heartbeats for its
+# containers), its client (polling the job) and YARN's daemons (scheduling, and monitoring each
+# container).
+DISTCP_BACKGROUND_ROLES = ("distcp-am", "distcp-client", "nodemanager", "resourcemanager")
+
+
+def distcp_background_cores(folder, seconds):
+    """The cores a DistCp job keeps busy beside its files while its maps copy, measured on the
+    start-up probes (not solved for): DISTCP_BACKGROUND_ROLES' CPU seconds in W (every slot a
+    map, W_FILES files) less those in U (as many maps, U_FILES), over the seconds W took beyond
+    U (`seconds`, startup_seconds' "distcp"). As many maps in both, so the job's and the maps'
+    starts cancel out and what is left is the job's work per second of copying. None without
+    both probes' CPU and times, or where W did not take longer."""
+    u, w = (_startup_cpu(folder, f"{ds}-distcp") for ds in ("U", "W"))
+    if u is None or w is None or not seconds.get("U") or not seconds.get("W"):
+        return None
+    longer = seconds["W"] - seconds["U"]
+    if longer <= 0:
+        return None
+    cores = sum(w.get(role, 0.0) - u.get(role, 0.0) for role in DISTCP_BACKGROUND_ROLES) / longer
+    return cores if cores > 0 else None
+
+
 def _startup_cpu(folder, stem):
     """A start-up probe's CPU seconds by role (its `startup/STEM.cpu`); None without the file."""
     path = os.path.join(folder, "startup", f"{stem}.cpu")
@@ -549,12 +573,20 @@ def predict(folder, lab, probe, runs, placements=None):
     if lab.get("relays") == "yarn":
         options += ["--relays", "yarn"]
     distcp_cpu = distcp_cpu_per_file(folder)
+    cores = lab.get("cores") or 2
+    # Half the cores or more is no job's background but a probe gone wrong (a JVM's start
+    # counted in W alone): not used.
+    background = distcp_background_cores(folder, distcp) if distcp_cpu else None
+    if background is not None and background >= cores / 2:
+        background = None
     if fit is not None and distcp_cpu:
-        fit = dict(fit, cpu_per_file=distcp_cpu)
+        fit = dict(fit, cpu_per_file=distcp_cpu, background_cores=background)
     if spawned or per_byte or distcp_cpu:
-        options += ["--shared-cores", str(lab.get("cores") or 2)]
+        options += ["--shared-cores", str(cores)]
     if distcp_cpu:
         options += ["--distcp-cpu-seconds-per-file", f"{distcp_cpu:.4f}"]
+    if background:
+        options += ["--distcp-background-cores", f"{background:.3f}"]
     if per_byte:
         options += ["--cpu-seconds-per-gb", f"{per_byte * 1e9:.1f}"]
     if spawned:

@@ -375,7 +375,11 @@ def results_markdown(folder, lab, probe, runs, checks_found, targets, distcp_fit
                + (f" Measured, not solved for: a file cost its maps, datanodes and namenodes "
                   f"{fmt(fitted['cpu_per_file'], 4)} CPU-s (V less T, one map each), so on the "
                   f"{lab.get('cores', 2)} shared cores the maps copy no faster than that allows "
-                  "(`--distcp-cpu-seconds-per-file`)." if fitted.get("cpu_per_file") else ""), ""]
+                  "(`--distcp-cpu-seconds-per-file`)." if fitted.get("cpu_per_file") else "")
+               + (f" Its application master, client and YARN's daemons kept "
+                  f"{fmt(fitted['background_cores'], 3)} cores busy while the maps copied (W less "
+                  "U, over the seconds between them), which the files do not get "
+                  "(`--distcp-background-cores`)." if fitted.get("background_cores") else ""), ""]
     if spawned:
         start = spawned.get("start_cpu_seconds")
         over, model = spawned.get("copying_seconds_over_alone"), spawned.get("model_seconds_over_alone")

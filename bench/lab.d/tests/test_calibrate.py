@@ -202,6 +202,22 @@ def test_distcps_cpu_a_file_is_v_less_t_over_the_maps_datanodes_and_namenodes(tm
     assert calibrate.distcp_cpu_per_file(str(tmp_path)) is None
 
 
+def test_distcps_background_cores_are_w_less_u_over_the_seconds_between_them(tmp_path):
+    # U (300 files) and W (1,200), as many maps each: the application master, the client and
+    # YARN's daemons spent (11 + 7 + 5 + 4.5) - (9 + 5 + 3 + 2) = 8.5 CPU-s more over the 50 s
+    # W took beyond U. The maps, datanodes and namenodes are not counted: theirs is per file.
+    _cpu(tmp_path, "U-distcp", {"distcp-am": 9.0, "distcp-client": 5.0, "nodemanager": 3.0,
+                                "resourcemanager": 2.0, "distcp-map": 36.0, "datanode": 3.0})
+    _cpu(tmp_path, "W-distcp", {"distcp-am": 11.0, "distcp-client": 7.0, "nodemanager": 5.0,
+                                "resourcemanager": 4.5, "distcp-map": 68.0, "datanode": 13.0})
+    seconds = {"T": 20.0, "U": 40.0, "V": 80.0, "W": 90.0}
+    assert calibrate.distcp_background_cores(str(tmp_path), seconds) == pytest.approx(8.5 / 50)
+    assert calibrate.distcp_background_cores(str(tmp_path), dict(seconds, W=40.0)) is None
+    assert calibrate.distcp_background_cores(str(tmp_path), {"U": 40.0}) is None
+    (tmp_path / "startup" / "U-distcp.cpu").unlink()
+    assert calibrate.distcp_background_cores(str(tmp_path), seconds) is None
+
+
 def _cpu(folder, name, seconds, timeline=None):
     startup = folder / "startup"
     startup.mkdir(exist_ok=True)
