@@ -113,9 +113,9 @@ public record DistcpModel() implements CopyModel {
 
   /**
    * The least time the maps' copying takes on shared cores: the first task's start-up, then
-   * every file's CPU over the cores the job's own background work leaves (the maps, the
-   * datanodes and the namenodes all run on them); 0 where the hosts have cores of their own or
-   * a file's CPU is not given. The hosts' cores are the ones the relaycp settings describe
+   * every file's CPU (the maps', the datanodes' and the namenodes', all on those cores) over
+   * the cores the job's own background work leaves; 0 where the hosts have cores of their own
+   * or a file's CPU is not given. The hosts' cores are the ones the relaycp settings describe
    * ({@link RelaycpSettings#sharedCores}): one machine runs both tools' copies. {@link
    * PlanInput} holds the background below the cores.
    */
