@@ -200,12 +200,17 @@ class YarnRelaysIT {
     FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < deadline) {
-      var announced = files.globStatus(
+      var found = files.globStatus(
           new org.apache.hadoop.fs.Path("/tmp/relaycp-staging/*/*/relays/container_*"));
-      if (announced != null && announced.length >= count) {
-        // Each relay's file is named CONTAINER_ID@HOST%3APORT.
-        return java.util.Arrays.stream(announced)
-            .map(status -> status.getPath().getName().split("@")[0]).toList();
+      // Each relay's announcement is named CONTAINER_ID@HOST%3APORT; beside it a relay making
+      // its node's class-data archive says so in CONTAINER_ID!busy, which is no announcement.
+      List<String> announced = found == null ? List.of() : java.util.Arrays.stream(found)
+          .map(status -> status.getPath().getName())
+          .filter(name -> name.indexOf('@') > 0)
+          .map(name -> name.substring(0, name.indexOf('@')))
+          .toList();
+      if (announced.size() >= count) {
+        return announced;
       }
       Thread.sleep(200);
     }
@@ -218,7 +223,14 @@ class YarnRelaysIT {
     while (System.nanoTime() < deadline) {
       List<String> sources = awaitAnnouncedRelays(source, 1);
       if (awaitAnnouncedRelays(destination, 1).size() >= sources.size()) {
-        return sources;
+        // The driver pairs what it sees within a quarter second: a source relay announced
+        // after this listing, and before a destination relay for it, could take the partner
+        // of one listed. So the same sources, each with a partner, for a whole second.
+        Thread.sleep(1_000);
+        List<String> again = awaitAnnouncedRelays(source, 1);
+        if (again.equals(sources) && awaitAnnouncedRelays(destination, 1).size() >= again.size()) {
+          return sources;
+        }
       }
       Thread.sleep(200);
     }
@@ -532,13 +544,12 @@ class YarnRelaysIT {
     CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> copy("/big",
         "/copy-big", "-D", "relaycp.relay.parallel-streams=1",
         "-D", "relaycp.relay.bytes-per-second-limit=1048576"));
-    // A source relay announced while as many destination relays are is a route's reader (the
-    // driver pairs new relays within a quarter second), and the copy starts on the first
-    // route at once: killed a second later, it holds work. A fixed wait after both sites'
-    // relays were all up let the copy end first on a busy machine, where the second relays
-    // came up seconds after the first.
+    // A source relay announced while as many destination relays are, for a second, is a
+    // route's reader (the driver pairs new relays within a quarter second), and the copy
+    // starts on the first route at once: killed then, it holds work. A fixed wait after both
+    // sites' relays were all up let the copy end first on a busy machine, where the second
+    // relays came up seconds after the first.
     List<String> announced = awaitSourceRelaysWithPartners();
-    Thread.sleep(1_000);
     assertThat(running).as("the copy runs when a relay is killed").isNotDone();
     try (YarnClient client = YarnClient.createYarnClient()) {
       client.init(source.configuration());
