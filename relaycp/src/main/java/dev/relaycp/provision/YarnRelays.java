@@ -69,6 +69,15 @@ public final class YarnRelays implements RelayProvisioner {
   /** The relay jar taken out of the product jar and hashed, once per process. */
   private static RelayJar extractedRelayJar;
   private static final long POLL_MILLIS = 250;
+  /**
+   * How long a copy that lost a route waits to hear from YARN that a relay of it ended. The
+   * copy sees a relay die on its connection at once; YARN reports the container's end at the
+   * NodeManager's next heartbeat (a second by default) and the ApplicationMaster's next
+   * allocate call after it, and only then can a replacement be asked for. Half a minute leaves
+   * a busy ResourceManager room and bounds the wait where no relay ended (a route dropped for
+   * a stall, both relays still running).
+   */
+  private static final long LOSS_REPORT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   /**
    * What to start.
@@ -105,6 +114,8 @@ public final class YarnRelays implements RelayProvisioner {
   private boolean runningRelaysOfThisBuild;
   private final Map<YarnSite, Long> replacementsAskedAt = new HashMap<>();
   private final Map<YarnSite, Integer> replacements = new HashMap<>();
+  /** Relays of dropped routes YARN has not reported ended yet, with when the route dropped. */
+  private final Map<RelayAddress, Long> droppedRelays = new HashMap<>();
   private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
   private final Runnable shutdownHook = this::close;
   private Thread monitor;
@@ -726,8 +737,41 @@ public final class YarnRelays implements RelayProvisioner {
     long timeout = TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
     boolean starting = withinStartTimeout()
         && (source.pending() > 0 || destination.pending() > 0);
-    return starting || replacementsAskedAt.values().stream()
+    return starting || awaitingLossReport() || replacementsAskedAt.values().stream()
         .anyMatch(askedAt -> System.nanoTime() - askedAt < timeout);
+  }
+
+  /**
+   * The relays of {@code route}, where they are this copy's containers, may have ended: until
+   * YARN says whether they did (and a replacement is asked for), or {@link #LOSS_REPORT_NANOS}
+   * passes, a relay may still join. Nothing is awaited once the copy has every byte or no
+   * replacement is left to ask for.
+   */
+  @Override
+  public synchronized void routeDropped(Route route) {
+    requireNonNull(route, "route is null");
+    if (closed || copied || !replacementsLeft()) {
+      return;
+    }
+    long now = System.nanoTime();
+    for (RelayAddress relay : List.of(route.reader(), route.writer())) {
+      if (routed.containsValue(relay)) {
+        droppedRelays.putIfAbsent(relay, now);
+      }
+    }
+  }
+
+  /** Whether a relay of a dropped route may yet be reported ended, within the bound. */
+  private boolean awaitingLossReport() {
+    long now = System.nanoTime();
+    droppedRelays.entrySet().removeIf(dropped -> !routed.containsValue(dropped.getKey())
+        || now - dropped.getValue() >= LOSS_REPORT_NANOS);
+    return !droppedRelays.isEmpty() && !copied && replacementsLeft();
+  }
+
+  private boolean replacementsLeft() {
+    return replacements.getOrDefault(source, 0) < settings.replacementsPerSite()
+        || replacements.getOrDefault(destination, 0) < settings.replacementsPerSite();
   }
 
   @Override

@@ -1006,6 +1006,7 @@ public final class CopyDriver {
       }
       inFlight.forEach(chunk -> backFromRoute(chunk, -1, -1));
       inFlight.forEach(queue::requeue);
+      routeSource.routeDropped(route);
       if (liveRoutes() == 0 && !routeSource.mayJoin()) {
         queue.fail(new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
             "every route failed, the last because " + why

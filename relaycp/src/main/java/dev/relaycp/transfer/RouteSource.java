@@ -24,6 +24,15 @@ public interface RouteSource extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Tells the source that {@code route} dropped: a relay of it died or stopped answering. The
+   * copy learns this from the route's connection, often before whatever runs the relays has
+   * seen one end; a source that replaces lost relays keeps {@link #mayJoin} true while it may
+   * yet hear that a relay of the route ended (and then ask for its replacement), so a copy that
+   * lost every route at once waits for the replacements instead of failing.
+   */
+  default void routeDropped(Route route) {}
+
   /** What provides the relays, for the report: "static", "local", "yarn", "yarn-pool". */
   String provisioner();
 

@@ -86,6 +86,11 @@ final class StartingRelays implements RouteSource {
   }
 
   @Override
+  public void routeDropped(Route route) {
+    relays().routeDropped(route);
+  }
+
+  @Override
   public String provisioner() {
     return relays().provisioner();
   }

@@ -573,6 +573,42 @@ class YarnRelaysIT {
   }
 
   /**
+   * Every source relay killed at once: every route drops before YARN has reported a container
+   * ended, and the copy waits for the replacements it then asks for instead of failing with no
+   * route left.
+   */
+  @Test
+  void everySourceRelayKilledAtOnceIsReplacedAndTheCopyVerifies() throws Exception {
+    CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> copy("/big",
+        "/copy-big-all-lost", "-D", "relaycp.relay.parallel-streams=1",
+        "-D", "relaycp.relay.bytes-per-second-limit=1048576"));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    List<String> announced = awaitSourceRelaysWithPartners();
+    while (announced.size() < NODES && System.nanoTime() < deadline) {
+      announced = awaitSourceRelaysWithPartners();
+    }
+    assertThat(announced).as("source relays, each with a partner").hasSize(NODES);
+    assertThat(running).as("the copy runs when its source relays are killed").isNotDone();
+    try (YarnClient client = YarnClient.createYarnClient()) {
+      client.init(source.configuration());
+      client.start();
+      for (String container : announced) {
+        client.signalToContainer(ContainerId.fromString(container),
+            SignalContainerCommand.FORCEFUL_SHUTDOWN);
+      }
+    }
+    Result result = running.get(240, TimeUnit.SECONDS);
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    JsonNode summary = result.json();
+    assertThat(summary.get("verified").asBoolean()).isTrue();
+    assertThat(summary.get("routesDropped").asInt()).isGreaterThanOrEqualTo(NODES);
+    assertThat(summary.get("relaysStarted").get("src").asInt()).isEqualTo(2 * NODES);
+    assertThat(summary.get("routes").asInt()).isGreaterThan(NODES);
+    awaitNoRelayContainers(30);
+  }
+
+  /**
    * The driver as a user starts it, in a JVM of its own, logging to {@code log}. Its temporary
    * files (the secret, the relay jar) go to this test's folder: a driver killed with SIGKILL
    * cannot remove them.

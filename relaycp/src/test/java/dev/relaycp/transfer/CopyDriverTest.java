@@ -18,9 +18,11 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -433,6 +435,147 @@ class CopyDriverTest {
     } finally {
       java.nio.file.Files.deleteIfExists(secretFile);
     }
+  }
+
+  /**
+   * The copy's only route drops when its writer relay is killed; its source, like YARN's, only
+   * hears of the loss later and then offers a replacement. The copy waits for it rather than
+   * failing with no route left, and ends complete and verified on the replacement.
+   */
+  @Test
+  void aCopyThatLosesItsOnlyRouteWaitsForTheReplacementItsSourceStillExpects() throws Exception {
+    java.nio.file.Path secretFile = java.nio.file.Files.createTempFile("secret", "");
+    fixture.secret().writeTo(secretFile);
+    try (LocalRelayProcesses local = LocalRelayProcesses.start(1, secretFile,
+        java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000"), List.of(),
+        dev.relaycp.relay.RelayTls.identityToShare())) {
+      Route replacement = new Route(1, fixture.routes().get(0).reader(),
+          fixture.routes().get(0).writer());
+      ReplacingRouteSource routes = new ReplacingRouteSource(local.routes().get(0), replacement);
+      AtomicBoolean killed = new AtomicBoolean();
+      TransferProgress.Listener killer = progress -> {
+        if (progress.chunksDone() >= 2 && killed.compareAndSet(false, true)) {
+          local.processes().get(1).destroyForcibly();
+        }
+      };
+      CopyReport report = new CopyDriver(fixture.opener()).copy(
+          CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/replaced"), false),
+          tree -> routes, fixture.secret(), killer);
+
+      assertThat(killed).isTrue();
+      assertThat(routes.dropped).containsExactly(local.routes().get(0));
+      assertThat(report.routesDropped()).isEqualTo(1);
+      assertThat(report.routeResults()).filteredOn(result -> !result.dropped()).hasSize(1);
+      assertThat(report.allVerified()).isTrue();
+      for (String file : files) {
+        assertThat(read(fixture.destination(), new Path("/replaced", file))).as(file)
+            .isEqualTo(read(fixture.source(), new Path("/data", file)));
+      }
+      assertNoStaging();
+    } finally {
+      java.nio.file.Files.deleteIfExists(secretFile);
+    }
+  }
+
+  /**
+   * The same loss where the source expects no replacement: the copy fails with no route left,
+   * nothing at the target, its staged chunks kept, and the same copy run again completes it.
+   */
+  @Test
+  void aCopyThatLosesItsOnlyRouteWithNoReplacementComingFailsWithNoRoutesLeft()
+      throws Exception {
+    java.nio.file.Path secretFile = java.nio.file.Files.createTempFile("secret", "");
+    fixture.secret().writeTo(secretFile);
+    try (LocalRelayProcesses local = LocalRelayProcesses.start(1, secretFile,
+        java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000"), List.of(),
+        dev.relaycp.relay.RelayTls.identityToShare())) {
+      AtomicBoolean killed = new AtomicBoolean();
+      TransferProgress.Listener killer = progress -> {
+        if (progress.chunksDone() >= 2 && killed.compareAndSet(false, true)) {
+          local.processes().get(1).destroyForcibly();
+        }
+      };
+      assertThatThrownBy(() -> new CopyDriver(fixture.opener()).copy(
+              CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/lost"), false),
+              local.routes(), fixture.secret(), killer))
+          .isInstanceOf(RelayCpException.class)
+          .satisfies(e -> assertThat(((RelayCpException) e).code())
+              .isEqualTo(ErrorCode.NO_ROUTES_LEFT))
+          .hasMessageContaining("every route failed");
+      assertThat(fixture.destination().exists(new Path("/lost"))).isFalse();
+
+      CopyReport resumed = new CopyDriver(fixture.opener()).copy(
+          CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/lost"), false),
+          fixture.routes(), fixture.secret(), TransferProgress.Listener.NONE);
+      assertThat(resumed.resume().resumed()).isTrue();
+      assertThat(resumed.resume().chunksReused()).isGreaterThanOrEqualTo(2);
+      assertThat(resumed.allVerified()).isTrue();
+      for (String file : files) {
+        assertThat(read(fixture.destination(), new Path("/lost", file))).as(file)
+            .isEqualTo(read(fixture.source(), new Path("/data", file)));
+      }
+      assertNoStaging();
+    } finally {
+      java.nio.file.Files.deleteIfExists(secretFile);
+    }
+  }
+
+  /**
+   * One route first; told it dropped, a replacement a second later, as YARN reports a lost
+   * container and starts another. A route may join only once a drop was told and until the
+   * replacement has joined: a copy that did not tell it fails as soon as its route drops.
+   */
+  private static final class ReplacingRouteSource implements RouteSource {
+    private final Route first;
+    private final Route replacement;
+    private final List<Route> dropped = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Route>> listeners =
+        new CopyOnWriteArrayList<>();
+    private volatile boolean replaced;
+
+    ReplacingRouteSource(Route first, Route replacement) {
+      this.first = first;
+      this.replacement = replacement;
+    }
+
+    @Override
+    public List<Route> routes() {
+      return replaced ? List.of(first, replacement) : List.of(first);
+    }
+
+    @Override
+    public void onJoin(Consumer<Route> joined) {
+      listeners.add(joined);
+    }
+
+    @Override
+    public boolean mayJoin() {
+      return !dropped.isEmpty() && !replaced;
+    }
+
+    @Override
+    public void routeDropped(Route route) {
+      dropped.add(route);
+      Thread later = new Thread(() -> {
+        try {
+          Thread.sleep(1_000);
+        } catch (InterruptedException e) {
+          return;
+        }
+        replaced = true;
+        listeners.forEach(listener -> listener.accept(replacement));
+      });
+      later.setDaemon(true);
+      later.start();
+    }
+
+    @Override
+    public String provisioner() {
+      return "replacing";
+    }
+
+    @Override
+    public void close() {}
   }
 
   @Test

@@ -602,6 +602,12 @@ public final class SpawnedRelays implements RelayProvisioner {
         || base.map(RouteSource::mayJoin).orElse(false));
   }
 
+  /** A spawned route that drops is not replaced; the base's routes are the base's to judge. */
+  @Override
+  public void routeDropped(Route route) {
+    base.ifPresent(source -> source.routeDropped(route));
+  }
+
   @Override
   public String provisioner() {
     return base.map(source -> source.provisioner() + "+").orElse("")
