@@ -6,6 +6,7 @@ import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
 import dev.relaycp.provision.LocalRelayProcesses;
 import dev.relaycp.provision.RelayPool;
+import dev.relaycp.provision.RelayPoolRoutes;
 import dev.relaycp.provision.StaticRelays;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.provision.YarnRelays;
@@ -180,7 +181,8 @@ public final class RelayOptions {
       boolean thisBuild = RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration)
           || YarnRelays.relayJarHash(YarnRelaySettings.from(configuration, properties).jar())
               .filter(pool().relayJarHash()::equals).isPresent();
-      StaticRelays pooled = pool().relays(thisBuild);
+      RelayPoolRoutes pooled = RelayPoolRoutes.follow(relayPool, pool(), thisBuild,
+          YarnRelaySettings.from(configuration, properties).replacementWait());
       return RelaysForListing.of(tree -> pooled);
     }
     if (yarn()) {

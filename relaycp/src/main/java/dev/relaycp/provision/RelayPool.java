@@ -106,11 +106,6 @@ public final class RelayPool {
     return until;
   }
 
-  /** The pool's relays for one copy; {@code thisBuild} where they run the copy's build. */
-  public StaticRelays relays(boolean thisBuild) {
-    return StaticRelays.ofRoutes(routes).ofThisBuild(thisBuild).named("yarn-pool");
-  }
-
   /**
    * Writes the pool to {@code file}, replacing what is there in one move; the new file is
    * readable and writable by its owner only from the moment it exists.

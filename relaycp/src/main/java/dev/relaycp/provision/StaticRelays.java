@@ -17,12 +17,10 @@ import java.util.List;
 public final class StaticRelays implements RelayProvisioner {
   private final List<Route> routes;
   private final boolean thisBuild;
-  private final String provisioner;
 
-  private StaticRelays(List<Route> routes, boolean thisBuild, String provisioner) {
+  private StaticRelays(List<Route> routes, boolean thisBuild) {
     this.routes = List.copyOf(routes);
     this.thisBuild = thisBuild;
-    this.provisioner = provisioner;
   }
 
   public static StaticRelays of(List<RelayAddress> sourceSite, List<RelayAddress> destinationSite) {
@@ -40,20 +38,7 @@ public final class StaticRelays implements RelayProvisioner {
       routes.add(new Route(index, sourceSite.get(index % sourceSite.size()),
           writers.get(index % writers.size())));
     }
-    return new StaticRelays(routes, false, "static");
-  }
-
-  /** Relays already paired into {@code routes} (at least one), numbered from 0 in order. */
-  public static StaticRelays ofRoutes(List<Route> routes) {
-    requireNonNull(routes, "routes is null");
-    if (routes.isEmpty()) {
-      throw new IllegalArgumentException("no routes");
-    }
-    List<Route> numbered = new ArrayList<>(routes.size());
-    for (Route route : routes) {
-      numbered.add(new Route(numbered.size(), route.reader(), route.writer()));
-    }
-    return new StaticRelays(numbered, false, "static");
+    return new StaticRelays(routes, false);
   }
 
   /**
@@ -61,16 +46,7 @@ public final class StaticRelays implements RelayProvisioner {
    * ({@code relaycp.copy.running-relays-same-build}); by default they may run another.
    */
   public StaticRelays ofThisBuild(boolean thisBuild) {
-    return new StaticRelays(routes, thisBuild, provisioner);
-  }
-
-  /**
-   * These relays, reported as started by {@code provisioner} (e.g. "yarn-pool" for a {@link
-   * RelayPool}'s); by default "static".
-   */
-  public StaticRelays named(String provisioner) {
-    return new StaticRelays(routes, thisBuild,
-        requireNonNull(provisioner, "provisioner is null"));
+    return new StaticRelays(routes, thisBuild);
   }
 
   @Override
@@ -85,7 +61,7 @@ public final class StaticRelays implements RelayProvisioner {
 
   @Override
   public String provisioner() {
-    return provisioner;
+    return "static";
   }
 
   @Override

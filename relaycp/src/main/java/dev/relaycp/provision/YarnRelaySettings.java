@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
@@ -57,6 +58,15 @@ public record YarnRelaySettings(
   public static final String CLASS_DATA_WAIT = RelayKeys.YARN_CLASS_DATA_WAIT_SECONDS.key();
   public static final long DEFAULT_DRIVER_TIMEOUT_SECONDS =
       RelayKeys.DRIVER_TIMEOUT_SECONDS.defaultValue();
+  /**
+   * How long a copy that lost a route waits to hear from YARN that a relay of it ended. The
+   * copy sees a relay die on its connection at once; YARN reports the container's end at the
+   * NodeManager's next heartbeat (a second by default) and the ApplicationMaster's next
+   * allocate call after it, and only then can a replacement be asked for. Half a minute leaves
+   * a busy ResourceManager room and bounds the wait where no relay ended (a route dropped for
+   * a stall, both relays still running).
+   */
+  public static final Duration LOSS_REPORT = Duration.ofSeconds(30);
   /**
    * A relay container's JVM options unless {@link #JAVA_OPTS} is set: see {@link
    * RelayKeys#RELAY_JAVA_OPTS}.
@@ -113,5 +123,13 @@ public record YarnRelaySettings(
   private static RelayCpException invalid(String key, String rule, Object value) {
     return new RelayCpException(ErrorCode.INVALID_ARGUMENT,
         key + " " + rule + ", got " + value + "; fix it in relaycp-site.xml or -D");
+  }
+
+  /**
+   * How long a copy that lost routes waits for relays in their place: YARN's report of the
+   * loss, then the replacement's start.
+   */
+  public Duration replacementWait() {
+    return LOSS_REPORT.plusSeconds(startTimeoutSeconds);
   }
 }

@@ -69,15 +69,6 @@ public final class YarnRelays implements RelayProvisioner {
   /** The relay jar taken out of the product jar and hashed, once per process. */
   private static RelayJar extractedRelayJar;
   private static final long POLL_MILLIS = 250;
-  /**
-   * How long a copy that lost a route waits to hear from YARN that a relay of it ended. The
-   * copy sees a relay die on its connection at once; YARN reports the container's end at the
-   * NodeManager's next heartbeat (a second by default) and the ApplicationMaster's next
-   * allocate call after it, and only then can a replacement be asked for. Half a minute leaves
-   * a busy ResourceManager room and bounds the wait where no relay ended (a route dropped for
-   * a stall, both relays still running).
-   */
-  private static final long LOSS_REPORT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   /**
    * What to start.
@@ -743,9 +734,9 @@ public final class YarnRelays implements RelayProvisioner {
 
   /**
    * The relays of {@code route}, where they are this copy's containers, may have ended: until
-   * YARN says whether they did (and a replacement is asked for), or {@link #LOSS_REPORT_NANOS}
-   * passes, a relay may still join. Nothing is awaited once the copy has every byte or no
-   * replacement is left to ask for.
+   * YARN says whether they did (and a replacement is asked for), or {@link
+   * YarnRelaySettings#LOSS_REPORT} passes, a relay may still join. Nothing is awaited once the
+   * copy has every byte or no replacement is left to ask for.
    */
   @Override
   public synchronized void routeDropped(Route route) {
@@ -765,7 +756,7 @@ public final class YarnRelays implements RelayProvisioner {
   private boolean awaitingLossReport() {
     long now = System.nanoTime();
     droppedRelays.entrySet().removeIf(dropped -> !routed.containsValue(dropped.getKey())
-        || now - dropped.getValue() >= LOSS_REPORT_NANOS);
+        || now - dropped.getValue() >= YarnRelaySettings.LOSS_REPORT.toNanos());
     return !droppedRelays.isEmpty() && !copied && replacementsLeft();
   }
 

@@ -238,6 +238,29 @@ class YarnRelaysIT {
   }
 
   /**
+   * Waits until a copy has staged {@code bytes} at {@code site} (its staging folder beside the
+   * target, at the root), while {@code copy} runs.
+   */
+  private static void awaitStagedBytes(EmbeddedSite site, long bytes,
+      CompletableFuture<Result> copy) throws Exception {
+    FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      assertThat(copy).as("the copy runs until it has staged " + bytes + " bytes").isNotDone();
+      var staging = files.globStatus(new org.apache.hadoop.fs.Path("/.relaycp-staging-*"));
+      long staged = 0;
+      for (var folder : staging == null ? new org.apache.hadoop.fs.FileStatus[0] : staging) {
+        staged += files.getContentSummary(folder.getPath()).getLength();
+      }
+      if (staged >= bytes) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("the copy staged fewer than " + bytes + " bytes in 120 s");
+  }
+
+  /**
    * What is left of the copies in the relays' staging folder of {@code site}, for messages:
    * everything but the relay jar kept for the next copy.
    */
@@ -451,7 +474,8 @@ class YarnRelaysIT {
   /**
    * A relay pool's containers serve copies, two at once and one after: both verify over the
    * pool's relays and no container starts for either; a relay killed is replaced and the pool
-   * file names its replacement, which the next copy uses; removing the pool file ends both
+   * file names its replacement, which the next copy uses; a copy that loses every source relay
+   * of the pool at once goes on over their replacements; removing the pool file ends both
    * applications.
    */
   @Test
@@ -463,7 +487,8 @@ class YarnRelaysIT {
         "--src-conf", configurations.resolve("src").toString(),
         "--dst-conf", configurations.resolve("dst").toString(), "--for", "10m",
         "-D", jar, "-D", YarnRelaySettings.MEMORY_MB + "=256",
-        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m")));
+        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m",
+        "-D", "relaycp.relay.bytes-per-second-limit=1048576")));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!Files.exists(poolFile)) {
       assertThat(pool).as("the pool runs until its file is written").isNotDone();
@@ -525,6 +550,29 @@ class YarnRelaysIT {
       assertThat(afterLoss.exitCode()).as(afterLoss.err()).isZero();
       assertThat(afterLoss.json().get("verified").asBoolean()).isTrue();
       assertThat(afterLoss.json().get("routesDropped").asInt()).isZero();
+
+      // Every source relay lost in the middle of a copy: the copy takes the routes the pool
+      // names for their replacements.
+      Set<String> lostAtOnce = relayContainers(source);
+      CompletableFuture<Result> big = CompletableFuture.supplyAsync(() -> run(List.of("copy",
+          source.uri("/big").toString(), destination.uri("/pool-copy-big").toString(),
+          "--relay-pool", poolFile.toString(), "-D", jar, "-D", "relaycp.relay.parallel-streams=1",
+          "--json", "--no-progress", "--no-history")));
+      awaitStagedBytes(destination, 1 << 20, big);
+      try (YarnClient client = YarnClient.createYarnClient()) {
+        client.init(source.configuration());
+        client.start();
+        for (String container : lostAtOnce) {
+          client.signalToContainer(ContainerId.fromString(container),
+              SignalContainerCommand.FORCEFUL_SHUTDOWN);
+        }
+      }
+      Result afterAllLost = big.get(240, TimeUnit.SECONDS);
+      assertThat(afterAllLost.exitCode()).as(afterAllLost.err()).isZero();
+      assertThat(afterAllLost.json().get("verified").asBoolean()).isTrue();
+      assertThat(afterAllLost.json().get("routesDropped").asInt()).isGreaterThanOrEqualTo(NODES);
+      assertThat(afterAllLost.json().get("routes").asInt()).isGreaterThan(NODES);
+      assertThat(relayContainers(source)).doesNotContainAnyElementsOf(lostAtOnce);
     } finally {
       Files.deleteIfExists(poolFile);
     }

@@ -1,0 +1,186 @@
+package dev.relaycp.provision;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.relaycp.error.RelayCpException;
+import dev.relaycp.relay.RelayAddress;
+import dev.relaycp.transfer.Route;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A copy's routes over a running relay pool ({@code copy --relay-pool FILE}): the routes its
+ * file names when the copy starts, and, while the copy runs, every route the pool adds to the
+ * file after (the pool replaces a relay YARN reports ended and writes its new routes there).
+ * A copy that lost routes may wait for the pool's replacements: {@link #mayJoin} stays true
+ * for the replacement wait after the last route dropped, while the pool runs. Closing stops
+ * following the file; the pool's relays are the pool's to stop.
+ */
+public final class RelayPoolRoutes implements RelayProvisioner {
+  private static final Logger LOG = LoggerFactory.getLogger(RelayPoolRoutes.class);
+  private static final Duration POLL = Duration.ofSeconds(1);
+
+  private final Path file;
+  private final Map<String, String> applications;
+  private final boolean thisBuild;
+  private final Duration replacementWait;
+  private final Clock clock;
+  private final List<Route> routes = new ArrayList<>();
+  private final Set<List<RelayAddress>> known = new HashSet<>();
+  private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
+  private Instant lastDrop;
+  private boolean poolGone;
+  private boolean closed;
+  private Thread follower;
+
+  private RelayPoolRoutes(Path file, RelayPool pool, boolean thisBuild,
+      Duration replacementWait, Clock clock) {
+    this.file = file;
+    this.applications = pool.applications();
+    this.thisBuild = thisBuild;
+    this.replacementWait = replacementWait;
+    this.clock = clock;
+    for (Route route : pool.routes()) {
+      add(route.reader(), route.writer());
+    }
+  }
+
+  /**
+   * The routes of {@code pool}, read from {@code file}, followed there while the copy runs;
+   * {@code thisBuild} where the pool's relays run the copy's build; a copy that lost routes
+   * waits up to {@code replacementWait} after the last for the pool to name new ones (YARN's
+   * report of the lost container, then the replacement's start).
+   */
+  public static RelayPoolRoutes follow(Path file, RelayPool pool, boolean thisBuild,
+      Duration replacementWait) {
+    return follow(file, pool, thisBuild, replacementWait, Clock.systemUTC());
+  }
+
+  static RelayPoolRoutes follow(Path file, RelayPool pool, boolean thisBuild,
+      Duration replacementWait, Clock clock) {
+    requireNonNull(file, "file is null");
+    requireNonNull(pool, "pool is null");
+    requireNonNull(replacementWait, "replacementWait is null");
+    requireNonNull(clock, "clock is null");
+    if (replacementWait.isNegative()) {
+      throw new IllegalArgumentException("replacementWait must not be negative, got "
+          + replacementWait);
+    }
+    return new RelayPoolRoutes(file, pool, thisBuild, replacementWait, clock);
+  }
+
+  private Route add(RelayAddress reader, RelayAddress writer) {
+    Route route = new Route(routes.size(), reader, writer);
+    routes.add(route);
+    known.add(List.of(reader, writer));
+    return route;
+  }
+
+  @Override
+  public synchronized List<Route> routes() {
+    return List.copyOf(routes);
+  }
+
+  /** Starts following the pool file (once); {@code joined} hears of each route it adds. */
+  @Override
+  public synchronized void onJoin(Consumer<Route> joined) {
+    listeners.add(requireNonNull(joined, "joined is null"));
+    if (follower == null && !closed) {
+      follower = new Thread(this::followFile, "relay-pool-follower");
+      follower.setDaemon(true);
+      follower.start();
+    }
+  }
+
+  private void followFile() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        Thread.sleep(POLL.toMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      for (Route route : readNewRoutes()) {
+        LOG.info("The relay pool added {}: it joins the copy", route);
+        listeners.forEach(listener -> listener.accept(route));
+      }
+    }
+  }
+
+  /** The routes the pool file names that this copy has not seen; none once the pool is gone. */
+  synchronized List<Route> readNewRoutes() {
+    if (closed || poolGone) {
+      return List.of();
+    }
+    RelayPool pool;
+    try {
+      pool = RelayPool.read(file, clock.instant());
+    } catch (RelayCpException gone) {
+      LOG.warn("The relay pool no longer runs ({}): no route of it joins any more",
+          gone.getMessage());
+      poolGone = true;
+      return List.of();
+    }
+    if (!pool.applications().equals(applications)) {
+      // Another pool took the file over: its relays share another secret.
+      LOG.warn("{} now names another relay pool ({}): no route of it joins this copy", file,
+          pool.applications());
+      poolGone = true;
+      return List.of();
+    }
+    List<Route> added = new ArrayList<>();
+    for (Route route : pool.routes()) {
+      if (!known.contains(List.of(route.reader(), route.writer()))) {
+        added.add(add(route.reader(), route.writer()));
+      }
+    }
+    return added;
+  }
+
+  /** Starts the replacement wait: the pool may yet name a relay in place of a lost one. */
+  @Override
+  public synchronized void routeDropped(Route route) {
+    requireNonNull(route, "route is null");
+    lastDrop = clock.instant();
+  }
+
+  /** Within the replacement wait after the last dropped route, while the pool runs. */
+  @Override
+  public synchronized boolean mayJoin() {
+    return !closed && !poolGone && lastDrop != null
+        && Duration.between(lastDrop, clock.instant()).compareTo(replacementWait) < 0;
+  }
+
+  @Override
+  public String provisioner() {
+    return "yarn-pool";
+  }
+
+  @Override
+  public boolean runsThisBuild(Route route) {
+    return thisBuild;
+  }
+
+  /** Stops following the pool file; the pool's relays keep running. */
+  @Override
+  public void close() {
+    Thread following;
+    synchronized (this) {
+      closed = true;
+      following = follower;
+    }
+    if (following != null) {
+      following.interrupt();
+    }
+  }
+}
