@@ -167,20 +167,21 @@ public record DistcpSettings(
           INVALID_ARGUMENT,
           "DistCp concurrent files " + concurrentFiles + " must be 1 or more, or 0 for no limit");
     }
-    if (!(cpuSecondsPerFile >= 0) || Double.isInfinite(cpuSecondsPerFile)) {
-      throw new RelayCpException(INVALID_ARGUMENT, "DistCp's CPU seconds a file "
-          + cpuSecondsPerFile + " must be a finite number of 0 or more (0: not counted)");
-    }
-    if (!(backgroundCores >= 0) || Double.isInfinite(backgroundCores)) {
-      throw new RelayCpException(INVALID_ARGUMENT, "DistCp's background cores "
-          + backgroundCores + " must be a finite number of 0 or more (0: none kept back)");
-    }
+    requireFiniteNonNegative(cpuSecondsPerFile,
+        "DistCp's CPU seconds a file %s must be a finite number of 0 or more (0: not counted)");
+    requireFiniteNonNegative(backgroundCores,
+        "DistCp's background cores %s must be a finite number of 0 or more (0: none kept back)");
     for (double seconds :
         new double[] {jobStartSeconds, taskStartSeconds, perFileSeconds, closeWaitSeconds}) {
-      if (!(seconds >= 0) || Double.isInfinite(seconds)) {
-        throw new RelayCpException(
-            INVALID_ARGUMENT, "DistCp overhead " + seconds + " s is not a finite time of 0 or more");
-      }
+      requireFiniteNonNegative(seconds,
+          "DistCp overhead %s s is not a finite time of 0 or more");
+    }
+  }
+
+  /** Refuses {@code value} unless finite and 0 or more, with {@code message} naming it. */
+  private static void requireFiniteNonNegative(double value, String message) {
+    if (!(value >= 0) || Double.isInfinite(value)) {
+      throw new RelayCpException(INVALID_ARGUMENT, String.format(message, value));
     }
   }
 
