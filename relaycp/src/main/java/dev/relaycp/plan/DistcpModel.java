@@ -50,8 +50,8 @@ import java.util.List;
  *
  * <p>With {@code p} pairs, p nodes of the spawned machine type join each cluster (as in the
  * thesis's §6.2): at the source they add map slots once booted, at the destination WAN
- * capacity, and each adds its rate to what the sites' networks carry. Money: egress, the 2p VMs for the whole copy, and the source nodes' time if the user
- * prices it.
+ * capacity, and each adds its rate to what the sites' networks carry. Money: egress, the 2p
+ * VMs for the whole copy, and the source nodes' time if the user prices it.
  */
 public record DistcpModel() implements CopyModel {
   /** Entries of DistCp's copy listing shuffled together ({@code distcp.simplelisting.file.status.size}). */

@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * fewer than {@code windowChunks} chunks of fewer than {@code windowBytes} bytes in all, and
  * while the queue has more chunks waiting than there are routes. So many small files stream
  * back to back, a large block travels alone, and a route never hoards the last chunks that a
- * route joining late (a spawned relay still booting) or finishing early could send. When the route breaks (the reader's connection drops, or a relay on it is unreachable)
- * the worker stops and hands its chunks in flight back, to be re-sent on the other routes.
+ * route joining late (a spawned relay still booting) or finishing early could send. When the
+ * route breaks (the reader's connection drops, or a relay on it is unreachable) the worker
+ * stops and hands its chunks in flight back, to be re-sent on the other routes.
  *
  * <p>A route whose relays stay connected and keep the connection alive but answer no chunk
  * (a writer stuck on its file system, a reader starved of its disk) is dropped too, once it

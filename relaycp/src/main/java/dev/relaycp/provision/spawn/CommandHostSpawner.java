@@ -32,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * relays anywhere a user can start a process (ssh, Kubernetes, Slurm, the WAN lab).
  *
  * <p>The spawn command runs through {@code /bin/sh -c} with {@code {site}}, {@code {slot}} and
- * {@code {transfer}} replaced, and must print the relay's {@code host:port} on a line of its
- * own (or pass on the relay's own "relaycp relay listening on HOST:PORT"); it may then exit (the relay runs elsewhere) or keep running (the relay is its child,
- * and ends when relaycp ends the command). Its environment adds {@code RELAYCP_SITE}, {@code
+ * {@code {transfer}} replaced, and must print the relay's {@code host:port} on a line of its own
+ * (or pass on the relay's own "relaycp relay listening on HOST:PORT"); it may then exit (the relay
+ * runs elsewhere) or keep running (the relay is its child, and ends when relaycp ends the
+ * command). Its environment adds {@code RELAYCP_SITE}, {@code
  * RELAYCP_SLOT}, {@code RELAYCP_TRANSFER}, {@code RELAYCP_SECRET_FILE} (a file only this user
  * may read; the secret itself is never on a command line or in the environment), {@code
  * RELAYCP_DRIVER_HEARTBEAT} (the file a relay follows with {@code --driver-heartbeat}), {@code
