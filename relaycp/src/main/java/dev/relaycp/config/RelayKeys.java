@@ -144,7 +144,7 @@ public final class RelayKeys {
   /** Seconds the driver waits for the relay containers to announce themselves. */
   public static final WholeNumberSetting YARN_START_TIMEOUT_SECONDS =
       new WholeNumberSetting("relaycp.yarn.start-timeout-seconds", 180, 1, Integer.MAX_VALUE);
-  /** Relay containers that die which may be replaced on each site in one copy. */
+  /** Relay containers that die which may be replaced on each site within any hour. */
   public static final WholeNumberSetting YARN_REPLACEMENTS_PER_SITE =
       new WholeNumberSetting("relaycp.yarn.replacements-per-site", 4, 0, Integer.MAX_VALUE);
   /** The product jar shipped to relay containers; empty for the jar relaycp runs from. */

@@ -23,7 +23,8 @@ import org.apache.hadoop.conf.Configuration;
  * @param driverTimeoutSeconds how long a relay keeps running without a heartbeat
  * @param startTimeoutSeconds how long the driver waits for requested relays to announce
  *     themselves
- * @param replacementsPerSite how many lost relays may be replaced on each site in one copy
+ * @param replacementsPerSite how many lost relays may be replaced on each site within any hour
+ *     (a copy's or a relay pool's)
  * @param jar the product jar to ship; empty for the jar relaycp runs from
  * @param classDataArchive whether relay containers start from, and keep, a class-data archive
  *     on their node ({@link ClassDataArchive})

@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>While the copy runs, a monitor moves each site's heartbeat forward, asks YARN for a
  * replacement of every relay container that ends (up to {@link
- * YarnRelaySettings#replacementsPerSite()}), and hands each replacement to the copy as a new
+ * YarnRelaySettings#replacementsPerSite()} within an hour), and hands each replacement to the copy as a new
  * route once it announces itself. Closing (also on Ctrl-C or SIGTERM, through a shutdown
  * hook) ends both applications and removes the staged files; a driver killed outright leaves
  * relays that stop themselves once its heartbeat has been still for the driver timeout.
@@ -104,7 +104,7 @@ public final class YarnRelays implements RelayProvisioner {
   /** Whether the running relays {@link #with} added run this driver's build. */
   private boolean runningRelaysOfThisBuild;
   private final Map<YarnSite, Long> replacementsAskedAt = new HashMap<>();
-  private final Map<YarnSite, Integer> replacements = new HashMap<>();
+  private final Map<YarnSite, ReplacementBudget> replacements = new HashMap<>();
   /** Relays of dropped routes YARN has not reported ended yet, with when the route dropped. */
   private final Map<RelayAddress, Long> droppedRelays = new HashMap<>();
   private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
@@ -563,13 +563,13 @@ public final class YarnRelays implements RelayProvisioner {
           }
         }
       }
-      int used = replacements.getOrDefault(site, 0);
-      if (closed || copied || used >= settings.replacementsPerSite()) {
-        LOG.warn("{} site: relay container {} is not replaced ({} of {} replacements used)",
-            site.site(), lost, used, settings.replacementsPerSite());
+      ReplacementBudget budget = budget(site);
+      if (closed || copied || !budget.take()) {
+        LOG.warn("{} site: relay container {} is not replaced ({} replaced within the last hour,"
+                + " {} at most: {})", site.site(), lost, budget.used(),
+            settings.replacementsPerSite(), YarnRelaySettings.REPLACEMENTS);
         continue;
       }
-      replacements.put(site, used + 1);
       replacementsAskedAt.put(site, System.nanoTime());
       LOG.info("{} site: asking YARN for a relay to replace {}", site.site(), lost);
       site.request(Collections.singletonList(
@@ -761,8 +761,12 @@ public final class YarnRelays implements RelayProvisioner {
   }
 
   private boolean replacementsLeft() {
-    return replacements.getOrDefault(source, 0) < settings.replacementsPerSite()
-        || replacements.getOrDefault(destination, 0) < settings.replacementsPerSite();
+    return budget(source).anyLeft() || budget(destination).anyLeft();
+  }
+
+  private ReplacementBudget budget(YarnSite site) {
+    return replacements.computeIfAbsent(site,
+        any -> ReplacementBudget.perHour(settings.replacementsPerSite()));
   }
 
   @Override
