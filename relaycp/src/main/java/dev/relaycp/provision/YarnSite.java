@@ -418,6 +418,9 @@ final class YarnSite implements AutoCloseable {
       throws IOException, YarnException, InterruptedException {
     Token<AMRMTokenIdentifier> token = yarnClient.getAMRMToken(applicationId);
     UserGroupInformation current = UserGroupInformation.getCurrentUser();
+    if (token == null) {
+      throw withoutApplicationMasterToken(current);
+    }
     UserGroupInformation master = UserGroupInformation.createRemoteUser(current.getUserName());
     master.addCredentials(current.getCredentials());
     master.addToken(token);
@@ -438,6 +441,29 @@ final class YarnSite implements AutoCloseable {
     nodeManagers.getClient().cleanupRunningContainersOnStop(false);
     nodeManagers.init(configuration);
     nodeManagers.start();
+  }
+
+  /**
+   * Why an ApplicationMaster in the driver cannot work here. YARN hands an unmanaged
+   * ApplicationMaster's AMRM token (in the application report, {@code getAMRMToken}) only to a
+   * caller whose user name is the application's user. A Kerberos caller's name is its whole
+   * principal (alice@REALM) while the application's user is its short name (alice), so on a
+   * kerberized ResourceManager the token never comes, and without it the ResourceManager takes
+   * no call from the ApplicationMaster (Hadoop 3.5's RMAppImpl and ClientRMService).
+   */
+  private RelayCpException withoutApplicationMasterToken(UserGroupInformation caller) {
+    String user;
+    try {
+      user = yarnClient.getApplicationReport(applicationId).getUser();
+    } catch (IOException | YarnException | RuntimeException e) {
+      user = "?";
+    }
+    return new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the " + site + " cluster's"
+        + " ResourceManager gives the token of relaycp's ApplicationMaster (which runs in the"
+        + " driver) only to a caller named as the application's user (" + user + "), and this"
+        + " driver is " + caller.getUserName() + ", as Kerberos names it; on a kerberized YARN,"
+        + " run relays on the datanodes (relaycp relay) and name them with --relays"
+        + " HOST:PORT,... instead of --relays yarn");
   }
 
   /** Hosts of the site's running NodeManagers. */
