@@ -147,11 +147,17 @@ public final class RelayPoolRoutes implements RelayProvisioner {
     return added;
   }
 
-  /** Starts the replacement wait: the pool may yet name a relay in place of a lost one. */
+  /**
+   * Starts the replacement wait where {@code route} is one of the pool's: the pool may yet name
+   * a relay in place of a lost one. Others' routes (spawned pairs beside the pool) are not
+   * the pool's to replace.
+   */
   @Override
   public synchronized void routeDropped(Route route) {
     requireNonNull(route, "route is null");
-    lastDrop = clock.instant();
+    if (routes.contains(route)) {
+      lastDrop = clock.instant();
+    }
   }
 
   /** Within the replacement wait after the last dropped route, while the pool runs. */

@@ -95,6 +95,9 @@ class RelayPoolRoutesTest {
     RelayPoolRoutes routes = follow(file, clock);
 
     assertThat(routes.mayJoin()).as("nothing lost, nothing to wait for").isFalse();
+    routes.routeDropped(new Route(1000, RelayAddress.parse("spawned-1:7001"),
+        RelayAddress.parse("spawned-2:7002")));
+    assertThat(routes.mayJoin()).as("a spawned pair's route is not the pool's").isFalse();
     routes.routeDropped(routes.routes().get(0));
     assertThat(routes.mayJoin()).isTrue();
     clock.advance(WAIT.minusSeconds(1));
