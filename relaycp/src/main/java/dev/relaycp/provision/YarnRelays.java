@@ -52,8 +52,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>While the copy runs, a monitor moves each site's heartbeat forward, asks YARN for a
  * replacement of every relay container that ends (up to {@link
- * YarnRelaySettings#replacementsPerSite()} within an hour), and hands each replacement to the copy as a new
- * route once it announces itself. Closing (also on Ctrl-C or SIGTERM, through a shutdown
+ * YarnRelaySettings#replacementsPerSite()} within an hour), and hands each replacement to the
+ * copy as a new route once it announces itself. Closing (also on Ctrl-C or SIGTERM, through a shutdown
  * hook) ends both applications and removes the staged files; a driver killed outright leaves
  * relays that stop themselves once its heartbeat has been still for the driver timeout.
  */

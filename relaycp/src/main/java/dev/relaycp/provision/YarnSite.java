@@ -31,11 +31,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
@@ -63,7 +66,9 @@ import org.apache.hadoop.yarn.client.api.NMTokenCache;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
+import org.apache.hadoop.yarn.client.util.YarnClientUtils;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
 import org.slf4j.Logger;
@@ -91,6 +96,11 @@ final class YarnSite implements AutoCloseable {
    * rather than linked, since provisioning comes below the command line.
    */
   private static final String RELAY_CONTAINER_MAIN = "dev.relaycp.cli.RelayContainerMain";
+  /** The ApplicationMaster container's main class on a kerberized YARN, by name, as above. */
+  private static final String MASTER_CONTAINER_MAIN =
+      "dev.relaycp.cli.ApplicationMasterContainerMain";
+  /** The ApplicationMaster container's memory: a small JVM that hands a token on and waits. */
+  private static final int MASTER_CONTAINER_MEGABYTES = 256;
   /** How a relay container's log4j is set up, by name: provision does not depend on cli. */
   private static final String CONTAINER_LOG_CONFIGURATOR =
       "dev.relaycp.cli.ContainerLogConfigurator";
@@ -118,6 +128,8 @@ final class YarnSite implements AutoCloseable {
   private final TransferSecret secret;
   /** The site's HDFS tokens, where Hadoop security is on: the containers' own, see launchContext. */
   private final CallerCredentials siteTokens;
+  /** Whether the ApplicationMaster runs in a container of its own (kerberized YARN). */
+  private volatile boolean masterInContainer;
   private final String relaySettings;
   /** Whether the relays run TLS, and so are given this process's key and certificate. */
   private final boolean relaysRunTls;
@@ -164,7 +176,9 @@ final class YarnSite implements AutoCloseable {
    * with the site's ResourceManager; containers come with {@link #request}. The application
    * goes first: while the ResourceManager schedules its attempt, the relay jar ({@code jar},
    * asked for only then) is staged on the site's file system, which the copy's main thread
-   * opens at the same time. Each thing is made through {@code hook}, which undoes them if the
+   * opens at the same time. On a kerberized YARN the application goes after the files, since
+   * its ApplicationMaster container runs from the staged jar ({@link
+   * #submitWithMasterContainer}). Each thing is made through {@code hook}, which undoes them if the
    * JVM shuts down before the caller has taken the site over; a failure undoes them too.
    */
   static YarnSite start(String site, String applicationName, String transferId,
@@ -201,14 +215,23 @@ final class YarnSite implements AutoCloseable {
         (int) Math.min(interval, configuration.getInt(
             CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY,
             CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_DEFAULT)));
+    // On a kerberized YARN the ApplicationMaster runs in a container of its own, which hands
+    // its token on to the driver (see ApplicationMasterContainerMain); the application is then
+    // submitted once its files are staged. Elsewhere it is the driver itself, submitted first.
+    boolean kerberized = UserGroupInformation.isSecurityEnabled();
     YarnClient yarnClient = YarnClient.createYarnClient();
     ApplicationId applicationId;
+    ApplicationSubmissionContext submission;
     try {
       yarnClient.init(configuration);
       yarnClient.start();
-      applicationId = hook.make(
-          () -> submit(yarnClient, applicationName, transferId, settings),
-          submitted -> () -> abandon(site, yarnClient, submitted));
+      submission = hook.make(
+          () -> describe(yarnClient, applicationName, transferId, settings),
+          described -> () -> abandon(site, yarnClient, described.getApplicationId()));
+      applicationId = submission.getApplicationId();
+      if (!kerberized) {
+        yarnClient.submitApplication(submission);
+      }
     } catch (Exception e) {
       hook.undo();
       yarnClient.stop();
@@ -264,9 +287,13 @@ final class YarnSite implements AutoCloseable {
         started.heartbeat.create();
         return started;
       });
+      if (kerberized) {
+        started.submitWithMasterContainer(submission);
+      }
       started.awaitAttemptLaunched(hook);
       hook.make(() -> {
-        started.registerApplicationMaster();
+        started.registerApplicationMaster(
+            kerberized ? started.awaitHandedToken(hook) : started.reportedToken());
         return started;
       });
       LOG.info("{} site: application {} registered in queue {}; relays staged in {}", site,
@@ -316,6 +343,8 @@ final class YarnSite implements AutoCloseable {
     Uninterrupted.run(() -> {
       try {
         yarnClient.killApplication(applicationId);
+      } catch (ApplicationNotFoundException notSubmitted) {
+        LOG.debug("The {} relays' application {} was not submitted", site, applicationId);
       } catch (IOException | YarnException | RuntimeException e) {
         LOG.warn("Cannot kill the {} relays' application {}: {}", site, applicationId,
             firstLine(e.getMessage()));
@@ -359,8 +388,14 @@ final class YarnSite implements AutoCloseable {
     }
   }
 
-  private static ApplicationId submit(YarnClient yarnClient, String applicationName,
-      String transferId, YarnRelaySettings settings) throws IOException, YarnException {
+  /**
+   * A new application of the site's ResourceManager, described but not submitted: one attempt,
+   * its ApplicationMaster in the driver (unmanaged) until {@link #submitWithMasterContainer}
+   * gives it a container.
+   */
+  private static ApplicationSubmissionContext describe(YarnClient yarnClient,
+      String applicationName, String transferId, YarnRelaySettings settings)
+      throws IOException, YarnException {
     ApplicationSubmissionContext context =
         yarnClient.createApplication().getApplicationSubmissionContext();
     context.setApplicationName(applicationName);
@@ -373,7 +408,98 @@ final class YarnSite implements AutoCloseable {
     context.setResource(Resource.newInstance(settings.memoryMegabytes(), 1));
     context.setAMContainerSpec(ContainerLaunchContext.newInstance(
         Map.of(), Map.of(), List.of(), null, null, null));
-    return yarnClient.submitApplication(context);
+    return context;
+  }
+
+  /**
+   * Submits the application with its ApplicationMaster in a container of its own
+   * ({@link #MASTER_CONTAINER_MAIN}), which writes its AMRM token to {@link #handedToken()} and
+   * then stays up. Its credentials hold an HDFS token for the site's file system that the
+   * ResourceManager may renew (YARN renews an application's tokens, and refuses it if it
+   * cannot), which it cancels when the application ends.
+   */
+  private void submitWithMasterContainer(ApplicationSubmissionContext submission)
+      throws IOException, YarnException {
+    masterInContainer = true;
+    Credentials credentials = new Credentials();
+    fileSystem.addDelegationTokens(YarnClientUtils.getRmPrincipal(configuration), credentials);
+    DataOutputBuffer tokens = new DataOutputBuffer();
+    credentials.writeTokenStorageToStream(tokens);
+    String logs = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
+    String command = String.join(" ",
+        Environment.JAVA_HOME.$$() + "/bin/java",
+        // The relays' options (a user's system properties among them), then a heap to fit.
+        settings.javaOptions(), "-Xmx64m",
+        "-Dlog4j.configuration=file:" + logs + "/syslog",
+        "-Dlog4j.configuratorClass=" + CONTAINER_LOG_CONFIGURATOR,
+        "-Dyarn.app.container.log.dir=" + logs,
+        MASTER_CONTAINER_MAIN, handedToken().toString(), heartbeat.path().toString(),
+        "1>" + logs + "/stdout", "2>" + logs + "/stderr");
+    submission.setUnmanagedAM(false);
+    submission.setResource(Resource.newInstance(
+        Math.min(MASTER_CONTAINER_MEGABYTES, settings.memoryMegabytes()), 1));
+    submission.setAMContainerSpec(ContainerLaunchContext.newInstance(resources,
+        Map.of(Environment.CLASSPATH.name(), classPath(configuration),
+            RelaySettingsVariable.NAME, relaySettings),
+        List.of(command), null, ByteBuffer.wrap(tokens.getData(), 0, tokens.getLength()),
+        null));
+    yarnClient.submitApplication(submission);
+  }
+
+  /** Where the ApplicationMaster container hands its token on: the transfer's staging. */
+  private Path handedToken() {
+    return new Path(stagingDirectory, "application-master.token");
+  }
+
+  /** The token YARN reports for this driver's unmanaged ApplicationMaster. */
+  private Token<AMRMTokenIdentifier> reportedToken() throws IOException, YarnException {
+    Token<AMRMTokenIdentifier> token = yarnClient.getAMRMToken(applicationId);
+    if (token == null) {
+      throw withoutApplicationMasterToken(UserGroupInformation.getCurrentUser());
+    }
+    return token;
+  }
+
+  /**
+   * The token the ApplicationMaster container handed on, read and removed once it is there;
+   * waits for it within the start timeout, while the application runs.
+   */
+  @SuppressWarnings("unchecked")
+  private Token<AMRMTokenIdentifier> awaitHandedToken(SiteStartShutdownHook hook)
+      throws IOException, YarnException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
+    Path file = handedToken();
+    while (!fileSystem.exists(file)) {
+      hook.refuseIfShutDown();
+      ApplicationReport report = yarnClient.getApplicationReport(applicationId);
+      YarnApplicationState state = report.getYarnApplicationState();
+      if (state == YarnApplicationState.FAILED || state == YarnApplicationState.KILLED
+          || state == YarnApplicationState.FINISHED) {
+        throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "the " + site + " relays'"
+            + " ApplicationMaster container ended before it handed its token on ("
+            + firstLine(report.getDiagnostics()) + "); see `yarn logs -applicationId "
+            + applicationId + "`");
+      }
+      if (System.nanoTime() > deadline) {
+        throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "the " + site + " relays'"
+            + " ApplicationMaster container handed no token on within "
+            + settings.startTimeoutSeconds() + " s; see `yarn logs -applicationId "
+            + applicationId + "` and " + YarnRelaySettings.START_TIMEOUT);
+      }
+      Thread.sleep(250);
+    }
+    Credentials handed = new Credentials();
+    try (FSDataInputStream in = fileSystem.open(file)) {
+      handed.readTokenStorageStream(in);
+    }
+    fileSystem.delete(file, false);
+    for (Token<?> token : handed.getAllTokens()) {
+      if (AMRMTokenIdentifier.KIND_NAME.equals(token.getKind())) {
+        return (Token<AMRMTokenIdentifier>) token;
+      }
+    }
+    throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "the " + site + " relays'"
+        + " ApplicationMaster container handed on no AMRM token in " + file);
   }
 
   /**
@@ -414,13 +540,9 @@ final class YarnSite implements AutoCloseable {
    * Registers as the application's ApplicationMaster in a user of its own that holds this
    * application's AMRM token, so the two sites' tokens never mix.
    */
-  private void registerApplicationMaster()
+  private void registerApplicationMaster(Token<AMRMTokenIdentifier> token)
       throws IOException, YarnException, InterruptedException {
-    Token<AMRMTokenIdentifier> token = yarnClient.getAMRMToken(applicationId);
     UserGroupInformation current = UserGroupInformation.getCurrentUser();
-    if (token == null) {
-      throw withoutApplicationMasterToken(current);
-    }
     UserGroupInformation master = UserGroupInformation.createRemoteUser(current.getUserName());
     master.addCredentials(current.getCredentials());
     master.addToken(token);
@@ -444,12 +566,11 @@ final class YarnSite implements AutoCloseable {
   }
 
   /**
-   * Why an ApplicationMaster in the driver cannot work here. YARN hands an unmanaged
-   * ApplicationMaster's AMRM token (in the application report, {@code getAMRMToken}) only to a
-   * caller whose user name is the application's user. A Kerberos caller's name is its whole
-   * principal (alice@REALM) while the application's user is its short name (alice), so on a
-   * kerberized ResourceManager the token never comes, and without it the ResourceManager takes
-   * no call from the ApplicationMaster (Hadoop 3.5's RMAppImpl and ClientRMService).
+   * YARN gave no token for the ApplicationMaster in the driver. It hands an unmanaged
+   * ApplicationMaster's token only to a caller whose user name is the application's user,
+   * which a Kerberos caller (alice@REALM, against alice) never is; so on a kerberized YARN the
+   * ApplicationMaster runs in a container ({@link #submitWithMasterContainer}), and this is for
+   * a cluster that refuses it otherwise.
    */
   private RelayCpException withoutApplicationMasterToken(UserGroupInformation caller) {
     String user;
@@ -458,12 +579,11 @@ final class YarnSite implements AutoCloseable {
     } catch (IOException | YarnException | RuntimeException e) {
       user = "?";
     }
-    return new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the " + site + " cluster's"
-        + " ResourceManager gives the token of relaycp's ApplicationMaster (which runs in the"
-        + " driver) only to a caller named as the application's user (" + user + "), and this"
-        + " driver is " + caller.getUserName() + ", as Kerberos names it; on a kerberized YARN,"
-        + " run relays on the datanodes (relaycp relay) and name them with --relays"
-        + " HOST:PORT,... instead of --relays yarn");
+    return new RelayCpException(ErrorCode.RELAY_START_FAILED, "the " + site + " cluster's"
+        + " ResourceManager gave no token for relaycp's ApplicationMaster in the driver"
+        + " (application user " + user + ", driver " + caller.getUserName() + "); if the"
+        + " cluster is kerberized, give the driver its configuration"
+        + " (hadoop.security.authentication=kerberos)");
   }
 
   /** Hosts of the site's running NodeManagers. */
@@ -699,7 +819,12 @@ final class YarnSite implements AutoCloseable {
   }
 
   private void end() {
-    deleteQuietly(fileSystem, stagingDirectory);
+    // An ApplicationMaster container (kerberized YARN) leaves once the heartbeat is gone, and
+    // the application's attempt would fail with it were it not unregistered by then: so there
+    // the folder goes after the unregistration.
+    if (!masterInContainer) {
+      deleteQuietly(fileSystem, stagingDirectory);
+    }
     // Whether the ResourceManager took the application's end (unregistered or killed), and
     // with it the stopping of its containers.
     boolean ended = false;
@@ -714,6 +839,9 @@ final class YarnSite implements AutoCloseable {
             firstLine(e.getMessage()));
       }
       resourceManager.stop();
+    }
+    if (masterInContainer) {
+      deleteQuietly(fileSystem, stagingDirectory);
     }
     if (!ended) {
       try {
