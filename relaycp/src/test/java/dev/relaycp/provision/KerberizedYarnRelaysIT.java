@@ -211,6 +211,60 @@ class KerberizedYarnRelaysIT {
   }
 
   /**
+   * A driver killed outright: its ApplicationMaster containers, like its relays, stop once its
+   * heartbeat is stale for the driver timeout, and YARN ends the applications with them; no
+   * container is left.
+   */
+  @Test
+  void afterTheDriverIsKilledNoContainerOutlivesTheDriverTimeout() throws Exception {
+    Process driver = startAsAlice("killed", List.of("copy",
+        clusters.sourceUri("/shared/data").toString(),
+        clusters.destinationUri("/user/alice/killed").toString(),
+        "--relays", "yarn", "--no-progress", "--no-history",
+        "-D", YarnRelaySettings.DRIVER_TIMEOUT + "=10",
+        "-D", "relaycp.relay.parallel-streams=1",
+        "-D", "relaycp.relay.bytes-per-second-limit=65536"));
+    clusters.asSuperuser(() -> {
+      try (YarnClient client = YarnClient.createYarnClient()) {
+        client.init(yarn.getConfig());
+        client.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        List<ApplicationReport> applications = copiesTo(client, "/user/alice/killed");
+        // Both sites' ApplicationMaster containers and a relay of each.
+        while (liveContainers(client, applications) < 4) {
+          assertThat(driver.isAlive()).as(Files.readString(base.resolve("killed.err")))
+              .isTrue();
+          assertThat(System.nanoTime()).as("the relays run").isLessThan(deadline);
+          Thread.sleep(200);
+          applications = copiesTo(client, "/user/alice/killed");
+        }
+        driver.destroyForcibly().waitFor();
+
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (liveContainers(client, applications) > 0 && System.nanoTime() < deadline) {
+          Thread.sleep(500);
+        }
+        assertThat(liveContainers(client, applications))
+            .as("containers of the killed driver's applications").isZero();
+        for (ApplicationReport application : copiesTo(client, "/user/alice/killed")) {
+          assertThat(application.getYarnApplicationState()).as(application.getName())
+              .isIn(YarnApplicationState.FAILED, YarnApplicationState.KILLED,
+                  YarnApplicationState.FINISHED);
+        }
+      }
+      return null;
+    });
+  }
+
+  /** The relay applications of copies into {@code target} on the destination. */
+  private static List<ApplicationReport> copiesTo(YarnClient client, String target)
+      throws Exception {
+    return client.getApplications(java.util.Set.of(YarnSite.APPLICATION_TYPE)).stream()
+        .filter(application -> application.getName().endsWith(target))
+        .toList();
+  }
+
+  /**
    * A relay pool on kerberized YARN: its containers come up through ApplicationMaster
    * containers as a copy's do, a copy through the pool verifies, and removing the pool file
    * ends the pool and leaves nothing running or staged.
