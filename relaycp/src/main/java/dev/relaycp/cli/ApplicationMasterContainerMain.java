@@ -43,12 +43,12 @@ public final class ApplicationMasterContainerMain {
 
   private ApplicationMasterContainerMain() {}
 
-  public static void main(String[] arguments) throws IOException, InterruptedException {
+  public static void main(String[] arguments) throws InterruptedException {
     System.exit(run(arguments, System.getenv(), new PrintWriter(System.err, true)));
   }
 
   static int run(String[] arguments, Map<String, String> environment, PrintWriter err)
-      throws IOException, InterruptedException {
+      throws InterruptedException {
     if (arguments.length != 2) {
       err.println("relaycp: the ApplicationMaster container takes 2 arguments, the file to hand"
           + " its token on in and the driver's heartbeat file, and got " + arguments.length
@@ -73,6 +73,11 @@ public final class ApplicationMasterContainerMain {
       err.println("relaycp: " + e.getMessage());
       err.flush();
       return ExitCodes.of(e.code());
+    } catch (IOException e) {
+      err.println("relaycp: the ApplicationMaster container could not hand its token on in "
+          + arguments[0] + ": " + e.getMessage());
+      err.flush();
+      return ExitCodes.EXTERNAL;
     }
   }
 
