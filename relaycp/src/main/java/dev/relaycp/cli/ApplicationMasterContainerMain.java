@@ -1,18 +1,14 @@
 package dev.relaycp.cli;
 
-import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
-import dev.relaycp.fs.HadoopLogin;
 import dev.relaycp.provision.ProvisionedRelay;
-import dev.relaycp.provision.RelaySettingsVariable;
 import dev.relaycp.provision.YarnRelaySettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -57,11 +53,7 @@ public final class ApplicationMasterContainerMain {
       return ExitCodes.USAGE;
     }
     try {
-      RelayKeys.addDefaultResources();
-      Configuration configuration = new Configuration();
-      RelaySettingsVariable.apply(environment.get(RelaySettingsVariable.NAME),
-          RelaySettingsVariable.NAME, configuration);
-      HadoopLogin.apply(configuration, Optional.empty(), Optional.empty());
+      Configuration configuration = RelayContainerMain.configuration(environment);
       handOn(configuration, new Path(arguments[0]));
       CountDownLatch driverGone = new CountDownLatch(1);
       Duration timeout = Duration.ofSeconds(

@@ -40,6 +40,21 @@ public final class RelayContainerMain {
         new PrintWriter(System.err, true)));
   }
 
+  /**
+   * A container's configuration, the relay's or its ApplicationMaster's: relaycp's defaults,
+   * the node's site files, the driver's settings from {@value RelaySettingsVariable#NAME}, and
+   * Hadoop's login as the container holds it (its credentials' tokens on a kerberized
+   * cluster).
+   */
+  static Configuration configuration(Map<String, String> environment) {
+    RelayKeys.addDefaultResources();
+    Configuration configuration = new Configuration();
+    RelaySettingsVariable.apply(environment.get(RelaySettingsVariable.NAME),
+        RelaySettingsVariable.NAME, configuration);
+    HadoopLogin.apply(configuration, Optional.empty(), Optional.empty());
+    return configuration;
+  }
+
   /** Runs the relay until it stops; returns its exit code ({@link ExitCodes}). */
   static int run(String[] arguments, Map<String, String> environment, PrintWriter out,
       PrintWriter err) throws IOException, InterruptedException {
@@ -52,11 +67,7 @@ public final class RelayContainerMain {
       return ExitCodes.USAGE;
     }
     try {
-      RelayKeys.addDefaultResources();
-      Configuration configuration = new Configuration();
-      RelaySettingsVariable.apply(environment.get(RelaySettingsVariable.NAME),
-          RelaySettingsVariable.NAME, configuration);
-      HadoopLogin.apply(configuration, Optional.empty(), Optional.empty());
+      Configuration configuration = configuration(environment);
       TransferSecret secret = ContainerSecret.fromCurrentUser();
       ContainerSecret.identityFromCurrentUser().ifPresent(RelayTls::adopt);
       new RelayProcess("0.0.0.0", 0, 0, Optional.of(arguments[1]), Optional.of(arguments[0]),

@@ -410,13 +410,8 @@ class CopyDriverTest {
     try (LocalRelayProcesses local = LocalRelayProcesses.start(2, secretFile,
         java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000"), List.of(),
         dev.relaycp.relay.RelayTls.identityToShare())) {
-      java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
-      java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
-      TransferProgress.Listener killer = progress -> {
-        if (progress.chunksDone() >= 2 && killed.compareAndSet(false, true)) {
-          local.processes().get(1).destroyForcibly();
-        }
-      };
+      AtomicBoolean killed = new AtomicBoolean();
+      TransferProgress.Listener killer = killingAfterTwoChunks(local.processes().get(1), killed);
       CopyReport report = new CopyDriver(fixture.opener()).copy(
           CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/survived"), false),
           local.routes(), secret, killer);
@@ -453,11 +448,7 @@ class CopyDriverTest {
           fixture.routes().get(0).writer());
       ReplacingRouteSource routes = new ReplacingRouteSource(local.routes().get(0), replacement);
       AtomicBoolean killed = new AtomicBoolean();
-      TransferProgress.Listener killer = progress -> {
-        if (progress.chunksDone() >= 2 && killed.compareAndSet(false, true)) {
-          local.processes().get(1).destroyForcibly();
-        }
-      };
+      TransferProgress.Listener killer = killingAfterTwoChunks(local.processes().get(1), killed);
       CopyReport report = new CopyDriver(fixture.opener()).copy(
           CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/replaced"), false),
           tree -> routes, fixture.secret(), killer);
@@ -490,11 +481,7 @@ class CopyDriverTest {
         java.util.Map.of("relaycp.relay.bytes-per-second-limit", "1000000"), List.of(),
         dev.relaycp.relay.RelayTls.identityToShare())) {
       AtomicBoolean killed = new AtomicBoolean();
-      TransferProgress.Listener killer = progress -> {
-        if (progress.chunksDone() >= 2 && killed.compareAndSet(false, true)) {
-          local.processes().get(1).destroyForcibly();
-        }
-      };
+      TransferProgress.Listener killer = killingAfterTwoChunks(local.processes().get(1), killed);
       assertThatThrownBy(() -> new CopyDriver(fixture.opener()).copy(
               CopySettings.of(fixture.sourceUri("/data"), fixture.destinationUri("/lost"), false),
               local.routes(), fixture.secret(), killer))
@@ -518,6 +505,16 @@ class CopyDriverTest {
     } finally {
       java.nio.file.Files.deleteIfExists(secretFile);
     }
+  }
+
+  /** Kills {@code relay} once two chunks are done, and notes it in {@code killed}. */
+  private static TransferProgress.Listener killingAfterTwoChunks(Process relay,
+      AtomicBoolean killed) {
+    return progress -> {
+      if (progress.chunksDone() >= 2 && killed.compareAndSet(false, true)) {
+        relay.destroyForcibly();
+      }
+    };
   }
 
   /**
