@@ -798,7 +798,10 @@ final class YarnSite implements AutoCloseable {
    *
    * <p>The folder goes first: it is one call to the file system, while the ResourceManager's
    * calls can take seconds on a loaded cluster, and a shutdown hook that runs out of time
-   * must not leave the relay jar and the secret behind. The containers are not stopped one by
+   * must not leave the relay jar and the secret behind. Where the ApplicationMaster runs in a
+   * container (kerberized YARN) it goes after the unregistration instead: that container
+   * leaves once the heartbeat is gone, and the attempt would fail with it before the
+   * application was unregistered. The containers are not stopped one by
    * one as well: that is a connection to every NodeManager, made while the copy verifies its
    * files on the same nodes, for what the application's end does anyway.
    */
