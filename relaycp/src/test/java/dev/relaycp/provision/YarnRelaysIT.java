@@ -237,6 +237,19 @@ class YarnRelaysIT {
     throw new AssertionError("fewer destination relays than source relays announced");
   }
 
+  /** Kills the source site's relay containers {@code containers}, as a node's loss would. */
+  private static void killSourceRelays(java.util.Collection<String> containers)
+      throws Exception {
+    try (YarnClient client = YarnClient.createYarnClient()) {
+      client.init(source.configuration());
+      client.start();
+      for (String container : containers) {
+        client.signalToContainer(ContainerId.fromString(container),
+            SignalContainerCommand.FORCEFUL_SHUTDOWN);
+      }
+    }
+  }
+
   /**
    * Waits until a copy has staged {@code bytes} at {@code site} (its staging folder beside the
    * target, at the root), while {@code copy} runs.
@@ -529,12 +542,7 @@ class YarnRelaysIT {
 
       // A relay of the pool that dies is replaced, and the file names its replacement.
       Set<String> readers = readers(described);
-      try (YarnClient client = YarnClient.createYarnClient()) {
-        client.init(source.configuration());
-        client.start();
-        client.signalToContainer(ContainerId.fromString(sourceContainers.iterator().next()),
-            SignalContainerCommand.FORCEFUL_SHUTDOWN);
-      }
+      killSourceRelays(List.of(sourceContainers.iterator().next()));
       RelayPool replaced = described;
       while (readers(replaced).equals(readers) || replaced.routes().size() < NODES) {
         assertThat(System.nanoTime()).as("the pool file names a replacement relay")
@@ -559,14 +567,7 @@ class YarnRelaysIT {
           "--relay-pool", poolFile.toString(), "-D", jar, "-D", "relaycp.relay.parallel-streams=1",
           "--json", "--no-progress", "--no-history")));
       awaitStagedBytes(destination, 1 << 20, big);
-      try (YarnClient client = YarnClient.createYarnClient()) {
-        client.init(source.configuration());
-        client.start();
-        for (String container : lostAtOnce) {
-          client.signalToContainer(ContainerId.fromString(container),
-              SignalContainerCommand.FORCEFUL_SHUTDOWN);
-        }
-      }
+      killSourceRelays(lostAtOnce);
       Result afterAllLost = big.get(240, TimeUnit.SECONDS);
       assertThat(afterAllLost.exitCode()).as(afterAllLost.err()).isZero();
       assertThat(afterAllLost.json().get("verified").asBoolean()).isTrue();
@@ -599,12 +600,7 @@ class YarnRelaysIT {
     // relays came up seconds after the first.
     List<String> announced = awaitSourceRelaysWithPartners();
     assertThat(running).as("the copy runs when a relay is killed").isNotDone();
-    try (YarnClient client = YarnClient.createYarnClient()) {
-      client.init(source.configuration());
-      client.start();
-      client.signalToContainer(ContainerId.fromString(announced.get(0)),
-          SignalContainerCommand.FORCEFUL_SHUTDOWN);
-    }
+    killSourceRelays(List.of(announced.get(0)));
     Result result = running.get(240, TimeUnit.SECONDS);
 
     assertThat(result.exitCode()).as(result.err()).isZero();
@@ -637,14 +633,7 @@ class YarnRelaysIT {
     }
     assertThat(announced).as("source relays, each with a partner").hasSize(NODES);
     assertThat(running).as("the copy runs when its source relays are killed").isNotDone();
-    try (YarnClient client = YarnClient.createYarnClient()) {
-      client.init(source.configuration());
-      client.start();
-      for (String container : announced) {
-        client.signalToContainer(ContainerId.fromString(container),
-            SignalContainerCommand.FORCEFUL_SHUTDOWN);
-      }
-    }
+    killSourceRelays(announced);
     Result result = running.get(240, TimeUnit.SECONDS);
 
     assertThat(result.exitCode()).as(result.err()).isZero();
