@@ -177,12 +177,13 @@ public final class RelayOptions {
       Map<String, String> properties, String applicationName,
       Optional<ToIntFunction<SourceTree>> localPairs, TemporarySecret secret) {
     if (relayPool != null) {
+      YarnRelaySettings settings = YarnRelaySettings.from(configuration, properties);
       // The pool's relays run this build where they run this process's relay jar.
       boolean thisBuild = RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration)
-          || YarnRelays.relayJarHash(YarnRelaySettings.from(configuration, properties).jar())
+          || YarnRelays.relayJarHash(settings.jar())
               .filter(pool().relayJarHash()::equals).isPresent();
       RelayPoolRoutes pooled = RelayPoolRoutes.follow(relayPool, pool(), thisBuild,
-          YarnRelaySettings.from(configuration, properties).replacementWait());
+          settings.replacementWait());
       return RelaysForListing.of(tree -> pooled);
     }
     if (yarn()) {

@@ -10,10 +10,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -37,7 +35,6 @@ public final class RelayPoolRoutes implements RelayProvisioner {
   private final Duration replacementWait;
   private final Clock clock;
   private final List<Route> routes = new ArrayList<>();
-  private final Set<List<RelayAddress>> known = new HashSet<>();
   private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
   private Instant lastDrop;
   private boolean poolGone;
@@ -83,7 +80,6 @@ public final class RelayPoolRoutes implements RelayProvisioner {
   private Route add(RelayAddress reader, RelayAddress writer) {
     Route route = new Route(routes.size(), reader, writer);
     routes.add(route);
-    known.add(List.of(reader, writer));
     return route;
   }
 
@@ -140,7 +136,9 @@ public final class RelayPoolRoutes implements RelayProvisioner {
     }
     List<Route> added = new ArrayList<>();
     for (Route route : pool.routes()) {
-      if (!known.contains(List.of(route.reader(), route.writer()))) {
+      boolean seen = routes.stream().anyMatch(known -> known.reader().equals(route.reader())
+          && known.writer().equals(route.writer()));
+      if (!seen) {
         added.add(add(route.reader(), route.writer()));
       }
     }

@@ -446,6 +446,12 @@ final class YarnSite implements AutoCloseable {
     yarnClient.submitApplication(submission);
   }
 
+  /** Whether an application in {@code state} has ended, whatever the outcome. */
+  private static boolean hasEnded(YarnApplicationState state) {
+    return state == YarnApplicationState.FAILED || state == YarnApplicationState.KILLED
+        || state == YarnApplicationState.FINISHED;
+  }
+
   /** Where the ApplicationMaster container hands its token on: the transfer's staging. */
   private Path handedToken() {
     return new Path(stagingDirectory, "application-master.token");
@@ -473,8 +479,7 @@ final class YarnSite implements AutoCloseable {
       hook.refuseIfShutDown();
       ApplicationReport report = yarnClient.getApplicationReport(applicationId);
       YarnApplicationState state = report.getYarnApplicationState();
-      if (state == YarnApplicationState.FAILED || state == YarnApplicationState.KILLED
-          || state == YarnApplicationState.FINISHED) {
+      if (hasEnded(state)) {
         throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "the " + site + " relays'"
             + " ApplicationMaster container ended before it handed its token on ("
             + firstLine(report.getDiagnostics()) + "); see `yarn logs -applicationId "
@@ -513,8 +518,7 @@ final class YarnSite implements AutoCloseable {
       hook.refuseIfShutDown();
       ApplicationReport report = yarnClient.getApplicationReport(applicationId);
       YarnApplicationState state = report.getYarnApplicationState();
-      if (state == YarnApplicationState.FAILED || state == YarnApplicationState.KILLED
-          || state == YarnApplicationState.FINISHED) {
+      if (hasEnded(state)) {
         throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "YARN ended the " + site
             + " relays' application " + applicationId + " before it started ("
             + firstLine(report.getDiagnostics()) + ")");
