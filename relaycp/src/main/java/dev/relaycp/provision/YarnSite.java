@@ -38,8 +38,10 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.DelegationTokenIssuer;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
@@ -416,13 +418,21 @@ final class YarnSite implements AutoCloseable {
    * ({@link #MASTER_CONTAINER_MAIN}), which writes its AMRM token to {@link #handedToken()} and
    * then stays up. Its credentials hold an HDFS token for the site's file system that the
    * ResourceManager may renew (YARN renews an application's tokens, and refuses it if it
-   * cannot), which it cancels when the application ends.
+   * cannot): one the driver holds already where it has one (an Oozie launcher's, taken with
+   * the ResourceManager as renewer; only a Kerberos login could get another), which YARN then
+   * leaves alone when the application ends, since it is not this copy's to cancel; else a new
+   * one, which YARN cancels then.
    */
   private void submitWithMasterContainer(ApplicationSubmissionContext submission)
       throws IOException, YarnException {
     masterInContainer = true;
-    Credentials credentials = new Credentials();
+    Credentials credentials = heldTokens(fileSystem, UserGroupInformation.getCurrentUser());
+    boolean holdsTokens = credentials.numberOfTokens() > 0;
     fileSystem.addDelegationTokens(YarnClientUtils.getRmPrincipal(configuration), credentials);
+    submission.setCancelTokensWhenComplete(!holdsTokens);
+    LOG.debug("{} site: the ApplicationMaster container gets {} tokens{}", site,
+        credentials.numberOfTokens(),
+        holdsTokens ? ", the driver's own among them, which YARN will not cancel" : "");
     DataOutputBuffer tokens = new DataOutputBuffer();
     credentials.writeTokenStorageToStream(tokens);
     String logs = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
@@ -444,6 +454,34 @@ final class YarnSite implements AutoCloseable {
         List.of(command), null, ByteBuffer.wrap(tokens.getData(), 0, tokens.getLength()),
         null));
     yarnClient.submitApplication(submission);
+  }
+
+  /**
+   * The tokens {@code caller} holds for {@code issuer} and the issuers it names beside itself
+   * (an encryption zone's key servers), by their services: only these, not every token the
+   * caller holds, since YARN renews each token an application brings and refuses the
+   * application if one fails (another cluster's, say).
+   */
+  private static Credentials heldTokens(DelegationTokenIssuer issuer, UserGroupInformation caller)
+      throws IOException {
+    Credentials held = caller.getCredentials();
+    Credentials tokens = new Credentials();
+    List<DelegationTokenIssuer> issuers = new ArrayList<>(List.of(issuer));
+    for (int next = 0; next < issuers.size(); next++) {
+      DelegationTokenIssuer each = issuers.get(next);
+      String service = each.getCanonicalServiceName();
+      if (service != null) {
+        Token<?> token = held.getToken(new Text(service));
+        if (token != null) {
+          tokens.addToken(token.getService(), token);
+        }
+      }
+      DelegationTokenIssuer[] more = each.getAdditionalTokenIssuers();
+      if (more != null) {
+        issuers.addAll(List.of(more));
+      }
+    }
+    return tokens;
   }
 
   /** Whether an application in {@code state} has ended, whatever the outcome. */

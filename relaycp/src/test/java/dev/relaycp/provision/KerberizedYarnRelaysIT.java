@@ -23,11 +23,18 @@ import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.ClientRMProxy;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.util.ConverterUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -144,6 +151,27 @@ class KerberizedYarnRelaysIT {
    * HADOOP_CONF_DIR set to it. Its output goes to {@code name}.out and .err in the base folder.
    */
   private static Process startAsAlice(String name, List<String> arguments) throws Exception {
+    List<String> login = List.of(
+        "--principal", clusters.principal("alice"),
+        "--keytab", clusters.keytab("alice").toString());
+    return startDriver(name, arguments, login, Map.of());
+  }
+
+  /**
+   * relaycp started as {@link #startAsAlice} does, but with no Kerberos login at all, only
+   * alice's delegation tokens in the file {@code HADOOP_TOKEN_FILE_LOCATION} names: what an Oozie
+   * launcher's {@code <java>} or {@code <shell>} action gives the program it runs.
+   */
+  private static Process startWithTokens(String name, List<String> arguments, Path tokens)
+      throws Exception {
+    return startDriver(name, arguments, List.of(), Map.of(
+        "HADOOP_TOKEN_FILE_LOCATION", tokens.toString(),
+        // No ticket cache of this machine's to fall back on.
+        "KRB5CCNAME", "FILE:" + base.resolve("no-ticket-cache")));
+  }
+
+  private static Process startDriver(String name, List<String> arguments, List<String> login,
+      Map<String, String> environment) throws Exception {
     Path temporaryFiles = Files.createDirectories(base.resolve(name + "-tmp"));
     List<String> command = DriverCommand.of(temporaryFiles,
         "-Djava.security.krb5.conf=" + clusters.krb5Conf());
@@ -151,21 +179,26 @@ class KerberizedYarnRelaysIT {
     command.set(classPath, base.resolve("src") + java.io.File.pathSeparator
         + command.get(classPath));
     command.addAll(arguments);
+    command.addAll(login);
     command.addAll(List.of(
         "--src-conf", base.resolve("src").toString(),
         "--dst-conf", base.resolve("dst").toString(),
-        "--principal", clusters.principal("alice"),
-        "--keytab", clusters.keytab("alice").toString(),
         "-D", YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar"),
         "-D", YarnRelaySettings.MEMORY_MB + "=256",
         "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m"));
-    return new ProcessBuilder(command).redirectOutput(base.resolve(name + ".out").toFile())
-        .redirectError(base.resolve(name + ".err").toFile()).start();
+    ProcessBuilder driver = new ProcessBuilder(command)
+        .redirectOutput(base.resolve(name + ".out").toFile())
+        .redirectError(base.resolve(name + ".err").toFile());
+    driver.environment().putAll(environment);
+    return driver.start();
   }
 
   /** {@link #startAsAlice}, waited for. */
   private static Run runAsAlice(String name, List<String> arguments) throws Exception {
-    Process driver = startAsAlice(name, arguments);
+    return waitFor(name, startAsAlice(name, arguments));
+  }
+
+  private static Run waitFor(String name, Process driver) throws Exception {
     assertThat(driver.waitFor(240, TimeUnit.SECONDS)).as(name + " ends").isTrue();
     return new Run(driver.exitValue(), Files.readString(base.resolve(name + ".out")),
         Files.readAllLines(base.resolve(name + ".err")));
@@ -192,12 +225,18 @@ class KerberizedYarnRelaysIT {
     assertThat(summary.get("files").asInt()).isEqualTo(FILES.size());
     assertThat(summary.get("relaysStarted").get("src").asInt()).isPositive();
     assertThat(summary.get("relaysStarted").get("dst").asInt()).isPositive();
+    assertCopiedAsAlice("/user/alice/copy");
+    assertNothingLeft("relaycp hdfs://", "alice", "/user/alice/copy");
+  }
+
+  /** Every file of {@link #FILES} is under {@code target} on the destination, alice's. */
+  private static void assertCopiedAsAlice(String target) throws Exception {
     clusters.asSuperuser(() -> {
       try (FileSystem destination = FileSystem.newInstance(clusters.destinationUri("/"),
           clusters.configuration())) {
         for (Map.Entry<String, byte[]> file : FILES.entrySet()) {
           org.apache.hadoop.fs.Path copied =
-              new org.apache.hadoop.fs.Path("/user/alice/copy", file.getKey());
+              new org.apache.hadoop.fs.Path(target, file.getKey());
           try (var in = destination.open(copied)) {
             assertThat(in.readAllBytes()).as(file.getKey()).isEqualTo(file.getValue());
           }
@@ -207,7 +246,71 @@ class KerberizedYarnRelaysIT {
       }
       return null;
     });
-    assertNothingLeft("relaycp hdfs://");
+  }
+
+  /**
+   * A driver that holds delegation tokens and no Kerberos login, as an Oozie launcher's action
+   * does, copies through YARN relays: each site's ApplicationMaster container gets the HDFS
+   * token the driver holds (taken with the ResourceManager as renewer, as Oozie takes them),
+   * since asking for a new one needs a Kerberos login, and YARN leaves that token valid when the
+   * applications end: it is the launcher's, for what its workflow does next.
+   */
+  @Test
+  void aDriverHoldingOnlyTokensCopiesThroughYarnRelaysAndItsTokensOutliveTheCopy()
+      throws Exception {
+    Path tokens = base.resolve("launcher.tokens");
+    Credentials launcher = clusters.asUser("alice", () -> {
+      Credentials credentials = new Credentials();
+      String renewer = clusters.servicePrincipal();
+      for (URI cluster : List.of(clusters.sourceUri("/"), clusters.destinationUri("/"))) {
+        try (FileSystem files = FileSystem.newInstance(cluster, clusters.configuration())) {
+          files.addDelegationTokens(renewer, credentials);
+        }
+      }
+      try (YarnClient client = YarnClient.createYarnClient()) {
+        client.init(yarn.getConfig());
+        client.start();
+        org.apache.hadoop.yarn.api.records.Token token =
+            client.getRMDelegationToken(new Text(renewer));
+        credentials.addToken(ClientRMProxy.getRMDelegationTokenService(yarn.getConfig()),
+            ConverterUtils.convertFromYarn(token,
+                ClientRMProxy.getRMDelegationTokenService(yarn.getConfig())));
+      }
+      credentials.writeTokenStorageFile(
+          new org.apache.hadoop.fs.Path(tokens.toUri()), clusters.configuration());
+      return credentials;
+    });
+    assertThat(launcher.numberOfTokens()).as("two clusters' tokens and YARN's").isEqualTo(3);
+
+    Run copy = waitFor("launcher", startWithTokens("launcher", List.of("copy",
+        clusters.sourceUri("/shared/data").toString(),
+        clusters.destinationUri("/user/alice/launcher").toString(),
+        "--relays", "yarn", "--json", "--no-progress", "--no-history"), tokens));
+
+    assertThat(copy.exitCode()).as(String.join("\n", copy.errors())).isZero();
+    JsonNode summary = new ObjectMapper().readTree(copy.out());
+    assertThat(summary.get("verified").asBoolean()).isTrue();
+    assertThat(summary.get("provisioner").asText()).isEqualTo("yarn");
+    assertCopiedAsAlice("/user/alice/launcher");
+    // A launcher's process runs as its container's user, not as alice by name: its staging
+    // folder is that user's.
+    assertNothingLeft(
+        "relaycp hdfs://", System.getProperty("user.name"), "/user/alice/launcher");
+    // The tokens still work once YARN has ended both applications, for as long as YARN takes
+    // to cancel an ended application's tokens (it hands them to a thread of its own).
+    clusters.asSuperuser(() -> {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      do {
+        for (Token<? extends TokenIdentifier> token : launcher.getAllTokens()) {
+          if (token.getKind().equals(DelegationTokenIdentifier.HDFS_DELEGATION_KIND)) {
+            assertThat(token.renew(clusters.configuration()))
+                .as(token.getService().toString()).isGreaterThan(System.currentTimeMillis());
+          }
+        }
+        Thread.sleep(500);
+      } while (System.nanoTime() < deadline);
+      return null;
+    });
   }
 
   /**
@@ -296,19 +399,21 @@ class KerberizedYarnRelaysIT {
     }
     assertThat(pool.waitFor(60, TimeUnit.SECONDS)).as("the pool ends").isTrue();
     assertThat(pool.exitValue()).as(Files.readString(base.resolve("pool.err"))).isZero();
-    assertNothingLeft("relaycp relay pool ");
+    assertNothingLeft("relaycp relay pool ", "alice", "");
   }
 
   /**
-   * No application named from {@code namePrefix} runs or holds a container, and no transfer
-   * folder is left in alice's staging on either cluster (her relay jar cache stays).
+   * No application whose name starts with {@code namePrefix} and ends with {@code nameEnd} runs
+   * or holds a container, and no transfer folder is left in {@code stagingUser}'s staging on
+   * either cluster (the relay jar cache stays).
    */
-  private static void assertNothingLeft(String namePrefix) throws Exception {
+  private static void assertNothingLeft(String namePrefix, String stagingUser, String nameEnd)
+      throws Exception {
     clusters.asSuperuser(() -> {
       for (URI cluster : List.of(clusters.sourceUri("/"), clusters.destinationUri("/"))) {
         try (FileSystem files = FileSystem.newInstance(cluster, clusters.configuration())) {
           org.apache.hadoop.fs.Path staging =
-              new org.apache.hadoop.fs.Path("/tmp/relaycp-staging/alice");
+              new org.apache.hadoop.fs.Path("/tmp/relaycp-staging", stagingUser);
           List<String> left = new ArrayList<>();
           if (files.exists(staging)) {
             for (var entry : files.listStatus(staging)) {
@@ -325,7 +430,9 @@ class KerberizedYarnRelaysIT {
         client.start();
         List<ApplicationReport> applications = client.getApplications(
             java.util.Set.of(YarnSite.APPLICATION_TYPE)).stream()
-            .filter(application -> application.getName().startsWith(namePrefix)).toList();
+            .filter(application -> application.getName().startsWith(namePrefix)
+                && application.getName().endsWith(nameEnd))
+            .toList();
         assertThat(applications).as("both sites' applications were submitted").hasSize(2);
         for (ApplicationReport application : applications) {
           assertThat(application.getUser()).isEqualTo("alice");
