@@ -45,7 +45,7 @@ class HighAvailabilityCopyTest {
   @TempDir static Path base;
   static MiniDFSCluster source;
   static MiniDFSCluster destination;
-  /** The clients' view of both sites: their nameservices and namenodes, by -D as a user gives them. */
+  /** The clients' view of both sites, their nameservices and namenodes, given by -D. */
   static Map<String, String> clientKeys = new TreeMap<>();
 
   @BeforeAll
@@ -62,7 +62,8 @@ class HighAvailabilityCopyTest {
     FILES.put("nested/blocks.bin", bytes(random, 5 * BLOCK + 123));
     try (FileSystem files = FileSystem.newInstance(URI.create("hdfs://src/"), client())) {
       for (Map.Entry<String, byte[]> file : FILES.entrySet()) {
-        try (OutputStream out = files.create(new org.apache.hadoop.fs.Path("/data", file.getKey()))) {
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/data", file.getKey());
+        try (OutputStream out = files.create(path)) {
           out.write(file.getValue());
         }
       }
