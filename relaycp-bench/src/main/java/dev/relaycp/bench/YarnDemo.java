@@ -3,6 +3,7 @@ package dev.relaycp.bench;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.cli.CopyProgress;
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
@@ -89,17 +90,18 @@ final class YarnDemo {
   /**
    * The demo's containers share one machine: smaller than the 1 GiB a cluster would give. Its
    * NodeManagers' folders go with the demo, so no class-data archive is made there: none would
-   * ever be used.
+   * ever be used. A value the user chose (-D, relaycp-site.xml) stays; relaycp-default.xml's
+   * values are not a choice.
    */
-  private static Configuration withSmallContainers(Configuration configuration) {
+  static Configuration withSmallContainers(Configuration configuration) {
     Configuration small = new Configuration(configuration);
-    if (small.get(YarnRelaySettings.CLASS_DATA_ARCHIVE) == null) {
+    if (!RelayKeys.isChosen(small, YarnRelaySettings.CLASS_DATA_ARCHIVE)) {
       small.setBoolean(YarnRelaySettings.CLASS_DATA_ARCHIVE, false);
     }
-    if (small.get(YarnRelaySettings.MEMORY_MB) == null) {
+    if (!RelayKeys.isChosen(small, YarnRelaySettings.MEMORY_MB)) {
       small.setInt(YarnRelaySettings.MEMORY_MB, 256);
     }
-    if (small.get(YarnRelaySettings.JAVA_OPTS) == null) {
+    if (!RelayKeys.isChosen(small, YarnRelaySettings.JAVA_OPTS)) {
       small.set(YarnRelaySettings.JAVA_OPTS, "-Xmx192m -XX:TieredStopAtLevel=1");
     }
     return small;

@@ -1,5 +1,6 @@
 package dev.relaycp.config;
 
+import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -186,5 +187,17 @@ public final class RelayKeys {
   public static void addDefaultResources() {
     Configuration.addDefaultResource(DEFAULT_RESOURCE);
     Configuration.addDefaultResource(SITE_RESOURCE);
+  }
+
+  /**
+   * Whether {@code key} was set by anything but a file of defaults (Hadoop's
+   * {@code *-default.xml}, {@value #DEFAULT_RESOURCE}): a site file, -D, code. A value that
+   * is only a default is not the user's choice, so code that picks its own for a purpose (the
+   * demo's small containers, say) may replace it.
+   */
+  public static boolean isChosen(Configuration configuration, String key) {
+    String[] sources = configuration.getPropertySources(key);
+    return sources != null
+        && Arrays.stream(sources).anyMatch(source -> !source.endsWith("-default.xml"));
   }
 }

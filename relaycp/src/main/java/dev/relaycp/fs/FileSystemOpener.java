@@ -2,6 +2,7 @@ package dev.relaycp.fs;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.io.IOException;
@@ -98,7 +99,8 @@ public final class FileSystemOpener {
     static Settings of(Configuration given) {
       Configuration configuration = new Configuration(given);
       configuration.set(CHECKSUM_COMBINE_MODE, "COMPOSITE_CRC");
-      if (!chosen(given, CLOSE_FIRST_RETRY_KEY) && !chosen(given, CLOSE_RETRIES_KEY)) {
+      if (!RelayKeys.isChosen(given, CLOSE_FIRST_RETRY_KEY)
+          && !RelayKeys.isChosen(given, CLOSE_RETRIES_KEY)) {
         configuration.setInt(CLOSE_FIRST_RETRY_KEY, CLOSE_FIRST_RETRY_MILLIS);
         configuration.setInt(CLOSE_RETRIES_KEY, CLOSE_RETRIES);
       }
@@ -147,13 +149,6 @@ public final class FileSystemOpener {
     return sources != null && sources.length > 0 && Arrays.stream(sources)
         .allMatch(source -> source.endsWith(".xml") && source.indexOf('/') < 0
             && source.indexOf(':') < 0 && source.indexOf(' ') < 0);
-  }
-
-  /** Whether {@code key} was set by anything but Hadoop's own defaults (a site file, -D, code). */
-  private static boolean chosen(Configuration configuration, String key) {
-    String[] sources = configuration.getPropertySources(key);
-    return sources != null
-        && Arrays.stream(sources).anyMatch(source -> !source.endsWith("-default.xml"));
   }
 
   public static FileSystemOpener of(Configuration configuration) {
