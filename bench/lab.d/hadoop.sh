@@ -71,9 +71,12 @@ write_conf() {
     prop dfs.datanode.max.transfer.threads 256
     prop dfs.namenode.handler.count 16
   } | xml > "$conf/hdfs-site.xml"
-  # Room for DistCp's maps and AM, plus one relaycp relay container. The relay's share is a
-  # scheduling figure (memory checks are off): small enough that no third map fits.
-  local mem=$((LAB_SLOTS_PER_NODE * LAB_MAP_MB + LAB_AM_MB + LAB_RELAY_MB))
+  # Room for DistCp's maps and AM and no more, so that no third map fits a node; plus a relay
+  # pool's container, which stays while DistCp runs (LAB_RELAYS=pool). A copy's own relay
+  # containers run when DistCp does not, in room the maps then leave.
+  local mem=$((LAB_SLOTS_PER_NODE * LAB_MAP_MB + LAB_AM_MB))
+  [[ $LAB_RELAYS == pool ]] && mem=$((mem + LAB_RELAY_MB))
+  ((mem >= LAB_RELAY_MB)) || mem=$LAB_RELAY_MB
   {
     prop yarn.resourcemanager.hostname "$s-nn"
     prop yarn.nodemanager.hostname "$h"

@@ -6,8 +6,11 @@ import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -17,7 +20,8 @@ import org.apache.hadoop.conf.Configuration;
  * @param queue the YARN queue of the relays' application
  * @param memoryMegabytes each relay container's memory
  * @param virtualCores each relay container's virtual cores
- * @param javaOptions the relay JVM's options (heap and the like)
+ * @param javaOptions the relay JVM's options, with a heap that fits its container ({@link
+ *     #withHeapWithin})
  * @param stagingDirectory where on each cluster's default file system the jar, the secret and
  *     the relay configuration are staged, below a folder per user and per transfer
  * @param driverTimeoutSeconds how long a relay keeps running without a heartbeat
@@ -73,6 +77,15 @@ public record YarnRelaySettings(
    * RelayKeys#RELAY_JAVA_OPTS}.
    */
   public static final String DEFAULT_JAVA_OPTS = RelayKeys.RELAY_JAVA_OPTS.defaultValue();
+  /**
+   * The share of a relay container's memory its JVM's heap may take, as MapReduce gives a
+   * task's ({@code mapreduce.job.heap.memory-mb.ratio}): the rest is the JVM's own (classes,
+   * compiled code, threads) and Netty's direct buffers, outside the heap but inside what a
+   * NodeManager measures, and one that finds a container above its memory stops it.
+   */
+  public static final double HEAP_SHARE = 0.8;
+  private static final Pattern HEAP_OPTION =
+      Pattern.compile("(?:-Xmx|-XX:MaxHeapSize=)(\\d+)([kKmMgGtT]?)");
 
   public YarnRelaySettings {
     requireNonNull(queue, "queue is null");
@@ -100,12 +113,59 @@ public record YarnRelaySettings(
     }
     String jar = configuration.getTrimmed(JAR, "");
     return new YarnRelaySettings(queue, memory, cores,
-        configuration.getTrimmed(JAVA_OPTS, DEFAULT_JAVA_OPTS),
+        withHeapWithin(memory, configuration.getTrimmed(JAVA_OPTS, DEFAULT_JAVA_OPTS)),
         configuration.getTrimmed(STAGING_DIR, "/tmp/relaycp-staging"),
         driverTimeout, startTimeout, replacements,
         jar.isEmpty() ? Optional.empty() : Optional.of(jar),
         RelayKeys.YARN_CLASS_DATA_ARCHIVE.from(configuration),
         RelayKeys.YARN_CLASS_DATA_WAIT_SECONDS.from(configuration), relayProperties);
+  }
+
+  /**
+   * {@code javaOptions} with a heap that fits a container of {@code memoryMegabytes}: as given
+   * where its heap ({@code -Xmx}, the last one) is at most {@link #HEAP_SHARE} of it; with that
+   * share as {@code -Xmx} first where it gives none (a JVM's own default is a quarter of the
+   * node's memory, far more than a container's); refused where its heap is larger, since the
+   * NodeManager would stop such a relay once its heap grew in the middle of a copy.
+   */
+  static String withHeapWithin(int memoryMegabytes, String javaOptions) {
+    long allowedMegabytes = (long) Math.floor(memoryMegabytes * HEAP_SHARE);
+    String heapOption = null;
+    long heapBytes = 0;
+    for (String option : JavaProcess.options(javaOptions)) {
+      if (option.startsWith("-Xmx") || option.startsWith("-XX:MaxHeapSize=")) {
+        Matcher size = HEAP_OPTION.matcher(option);
+        if (!size.matches()) {
+          throw invalid(JAVA_OPTS, "gives a heap that is not a size (as -Xmx768m)", option);
+        }
+        heapOption = option;
+        heapBytes = Long.parseLong(size.group(1)) << shift(size.group(2));
+      }
+    }
+    if (heapOption == null) {
+      return ("-Xmx" + allowedMegabytes + "m " + javaOptions).trim();
+    }
+    long heapMegabytes = (heapBytes + (1 << 20) - 1) >> 20;
+    if (heapMegabytes > allowedMegabytes) {
+      long needed = (long) Math.ceil(heapMegabytes / HEAP_SHARE);
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, JAVA_OPTS + " gives each relay a"
+          + " heap of " + heapMegabytes + " MiB (" + heapOption + "), more than "
+          + Math.round(HEAP_SHARE * 100) + "% of its container's " + memoryMegabytes + " MiB ("
+          + MEMORY_MB + "), and YARN stops a container that outgrows its memory; set "
+          + MEMORY_MB + " to " + needed + " or more, or give a smaller -Xmx, in"
+          + " relaycp-site.xml or by -D");
+    }
+    return javaOptions;
+  }
+
+  private static int shift(String unit) {
+    return switch (unit.toLowerCase(Locale.ROOT)) {
+      case "k" -> 10;
+      case "m" -> 20;
+      case "g" -> 30;
+      case "t" -> 40;
+      default -> 0;
+    };
   }
 
   private static int positive(Configuration configuration, String key, int fallback) {

@@ -76,6 +76,35 @@ class YarnRelaysTest {
             + " must be 1 to 3600, got '3601'; fix it in relaycp-site.xml or -D");
   }
 
+  @Test
+  void aRelaysHeapFitsItsContainer() {
+    Configuration configuration = new Configuration(false);
+    assertThat(YarnRelaySettings.from(configuration, Map.of()).javaOptions())
+        .as("the defaults: 768 MiB of 1024").isEqualTo(YarnRelaySettings.DEFAULT_JAVA_OPTS);
+    assertThat(YarnRelaySettings.withHeapWithin(1024, "-XX:+UseSerialGC"))
+        .as("no heap given: 80% of the container").isEqualTo("-Xmx819m -XX:+UseSerialGC");
+    assertThat(YarnRelaySettings.withHeapWithin(256, "")).isEqualTo("-Xmx204m");
+    assertThat(YarnRelaySettings.withHeapWithin(512, "-Xmx1g -Xmx256m"))
+        .as("the last -Xmx is the JVM's").isEqualTo("-Xmx1g -Xmx256m");
+    assertThat(YarnRelaySettings.withHeapWithin(1024, "-XX:MaxHeapSize=819m"))
+        .isEqualTo("-XX:MaxHeapSize=819m");
+
+    configuration.set(YarnRelaySettings.MEMORY_MB, "512");
+    assertThatThrownBy(() -> YarnRelaySettings.from(configuration, Map.of()))
+        .isInstanceOf(RelayCpException.class)
+        .hasMessage(YarnRelaySettings.JAVA_OPTS + " gives each relay a heap of 768 MiB"
+            + " (-Xmx768m), more than 80% of its container's 512 MiB ("
+            + YarnRelaySettings.MEMORY_MB + "), and YARN stops a container that outgrows its"
+            + " memory; set " + YarnRelaySettings.MEMORY_MB + " to 960 or more, or give a"
+            + " smaller -Xmx, in relaycp-site.xml or by -D");
+    assertThatThrownBy(() -> YarnRelaySettings.withHeapWithin(1024, "-XX:MaxHeapSize=2147483648"))
+        .hasMessageContaining("a heap of 2048 MiB (-XX:MaxHeapSize=2147483648)")
+        .hasMessageContaining("to 2560 or more");
+    assertThatThrownBy(() -> YarnRelaySettings.withHeapWithin(1024, "-Xmxlots"))
+        .hasMessage(YarnRelaySettings.JAVA_OPTS + " gives a heap that is not a size (as"
+            + " -Xmx768m), got -Xmxlots; fix it in relaycp-site.xml or -D");
+  }
+
   private Path jar(String name, String... entries) throws IOException {
     Path jar = temporary.resolve(name);
     try (OutputStream file = Files.newOutputStream(jar);
