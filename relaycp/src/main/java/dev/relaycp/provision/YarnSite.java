@@ -69,6 +69,7 @@ import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
 import org.apache.hadoop.yarn.client.util.YarnClientUtils;
+import org.apache.hadoop.yarn.conf.HAUtil;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException;
 import org.apache.hadoop.yarn.exceptions.YarnException;
@@ -336,8 +337,31 @@ final class YarnSite implements AutoCloseable {
     }
     return new RelayCpException(ErrorCode.RELAY_START_FAILED, "starting relays on the " + site
         + " cluster through YARN failed: " + firstLine(e.getMessage())
-        + "; check that its ResourceManager (" + configuration.get(YarnConfiguration.RM_ADDRESS)
+        + "; check that its ResourceManager (" + resourceManagers(configuration)
         + ") runs and takes applications in queue " + settings.queue(), e);
+  }
+
+  /**
+   * Where {@code configuration} says the site's ResourceManager answers: its address, or with
+   * YARN's high availability on each one's id and address (from its own address key or its
+   * host name, as a cluster's yarn-site.xml gives them), for a message.
+   */
+  static String resourceManagers(Configuration configuration) {
+    if (!HAUtil.isHAEnabled(configuration)) {
+      return configuration.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS);
+    }
+    List<String> resourceManagers = new ArrayList<>();
+    for (String id : HAUtil.getRMHAIds(configuration)) {
+      String address =
+          configuration.getTrimmed(HAUtil.addSuffix(YarnConfiguration.RM_ADDRESS, id));
+      String host =
+          configuration.getTrimmed(HAUtil.addSuffix(YarnConfiguration.RM_HOSTNAME, id));
+      if (address == null && host != null) {
+        address = host + ":" + YarnConfiguration.DEFAULT_RM_PORT;
+      }
+      resourceManagers.add(id + " at " + (address == null ? "no address given" : address));
+    }
+    return String.join(" or ", resourceManagers);
   }
 
   /** Kills an application submitted before anything else of its site was made, and its client. */

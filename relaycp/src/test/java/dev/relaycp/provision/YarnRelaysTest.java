@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,6 +104,21 @@ class YarnRelaysTest {
     assertThatThrownBy(() -> YarnRelaySettings.withHeapWithin(1024, "-Xmxlots"))
         .hasMessage(YarnRelaySettings.JAVA_OPTS + " gives a heap that is not a size (as"
             + " -Xmx768m), got -Xmxlots; fix it in relaycp-site.xml or -D");
+  }
+
+  @Test
+  void aStartFailureNamesTheResourceManagersAsTheSitesConfigurationGivesThem() {
+    Configuration single = new Configuration(false);
+    single.set(YarnConfiguration.RM_ADDRESS, "master.example.com:8032");
+    assertThat(YarnSite.resourceManagers(single)).isEqualTo("master.example.com:8032");
+
+    Configuration pair = new Configuration(false);
+    pair.setBoolean(YarnConfiguration.RM_HA_ENABLED, true);
+    pair.set(YarnConfiguration.RM_HA_IDS, "rm1,rm2,rm3");
+    pair.set(YarnConfiguration.RM_HOSTNAME + ".rm1", "master1.example.com");
+    pair.set(YarnConfiguration.RM_ADDRESS + ".rm2", "master2.example.com:8050");
+    assertThat(YarnSite.resourceManagers(pair)).isEqualTo("rm1 at master1.example.com:8032"
+        + " or rm2 at master2.example.com:8050 or rm3 at no address given");
   }
 
   private Path jar(String name, String... entries) throws IOException {
