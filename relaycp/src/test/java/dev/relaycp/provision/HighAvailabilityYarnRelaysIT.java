@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileSystem;
@@ -74,6 +76,13 @@ class HighAvailabilityYarnRelaysIT {
     // No ZooKeeper here: the test makes a ResourceManager active as an administrator would.
     configuration.setBoolean(YarnConfiguration.AUTO_FAILOVER_ENABLED, false);
     configuration.setLong(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_BASE_MS, 100);
+    // What an HA pair keeps its applications in, so that one taking over knows them: here a
+    // folder both share (a cluster's is ZooKeeper).
+    configuration.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);
+    configuration.set(YarnConfiguration.RM_STORE,
+        "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
+    configuration.set(YarnConfiguration.FS_RM_STATE_STORE_URI,
+        base.resolve("rm-state").toUri().toString());
     configuration.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 64);
     configuration.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
     configuration.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
@@ -128,12 +137,13 @@ class HighAvailabilityYarnRelaysIT {
     }
   }
 
-  @Test
-  void aCopyThroughYarnRelaysFindsTheActiveResourceManager() throws Exception {
+  private record Result(int exitCode, String out, String err) {}
+
+  private static Result copy(String target, String... options) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     List<String> arguments = new ArrayList<>(List.of("copy",
-        clusters.sourceUri("/data").toString(), clusters.destinationUri("/copy").toString(),
+        clusters.sourceUri("/data").toString(), clusters.destinationUri(target).toString(),
         "--relays", "yarn", "--json", "--no-progress", "--no-history",
         "--src-conf", base.resolve("src").toString(),
         "--dst-conf", base.resolve("dst").toString(),
@@ -141,18 +151,68 @@ class HighAvailabilityYarnRelaysIT {
         "-D", YarnRelaySettings.MEMORY_MB + "=256",
         "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m",
         "-D", YarnRelaySettings.CLASS_DATA_ARCHIVE + "=false"));
+    arguments.addAll(List.of(options));
     int exitCode = RelayCpTool.commandLine(new RelayCpCommand(new Configuration()),
         new PrintWriter(out, true), new PrintWriter(err, true))
         .execute(arguments.toArray(String[]::new));
+    return new Result(exitCode, out.toString(), err.toString());
+  }
 
-    assertThat(exitCode).as(err.toString()).isZero();
-    JsonNode summary = new ObjectMapper().readTree(out.toString());
+  @Test
+  void aCopyThroughYarnRelaysFindsTheActiveResourceManager() throws Exception {
+    Result result = copy("/copy");
+
+    assertVerified(result, "/copy");
+  }
+
+  @Test
+  void aCopyDuringWhichTheResourceManagersFailOverEndsVerified() throws Exception {
+    // About 10 s of copying at 256 KiB/s a relay, so that the failover falls within it.
+    CompletableFuture<Result> copy = CompletableFuture.supplyAsync(() -> copy("/failed-over",
+        "-D", "relaycp.relay.bytes-per-second-limit=262144"));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (!copying()) {
+      assertThat(copy).as("the copy runs").isNotDone();
+      assertThat(System.nanoTime()).as("the relays start").isLessThan(deadline);
+      Thread.sleep(200);
+    }
+    int active = yarn.getActiveRMIndex();
+    HAServiceProtocol.StateChangeRequestInfo byUser = new HAServiceProtocol.StateChangeRequestInfo(
+        HAServiceProtocol.RequestSource.REQUEST_BY_USER);
+    yarn.getResourceManager(active).getRMContext().getRMAdminService()
+        .transitionToStandby(byUser);
+    yarn.getResourceManager(1 - active).getRMContext().getRMAdminService()
+        .transitionToActive(byUser);
+    assertThat(copy).as("the copy outlived the failover's start").isNotDone();
+
+    assertVerified(copy.get(180, TimeUnit.SECONDS), "/failed-over");
+  }
+
+  /**
+   * Whether a copy has staged a block's bytes at the destination (its staging folder holds a
+   * heartbeat from the start); this class runs one copy at a time.
+   */
+  private static boolean copying() throws IOException {
+    try (FileSystem destination = FileSystem.newInstance(clusters.destinationUri("/"),
+        new Configuration())) {
+      var staging = destination.globStatus(new org.apache.hadoop.fs.Path("/.relaycp-staging-*"));
+      long staged = 0;
+      for (var folder : staging == null ? new org.apache.hadoop.fs.FileStatus[0] : staging) {
+        staged += destination.getContentSummary(folder.getPath()).getLength();
+      }
+      return staged >= BLOCK;
+    }
+  }
+
+  private static void assertVerified(Result result, String target) throws Exception {
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    JsonNode summary = new ObjectMapper().readTree(result.out());
     assertThat(summary.get("verified").asBoolean()).isTrue();
     assertThat(summary.get("provisioner").asText()).isEqualTo("yarn");
     assertThat(summary.get("relaysStarted").get("src").asInt()).isPositive();
     try (FileSystem destination = FileSystem.newInstance(clusters.destinationUri("/"),
         new Configuration())) {
-      try (var in = destination.open(new org.apache.hadoop.fs.Path("/copy/blocks.bin"))) {
+      try (var in = destination.open(new org.apache.hadoop.fs.Path(target, "blocks.bin"))) {
         assertThat(in.readAllBytes()).isEqualTo(data);
       }
     }
@@ -160,7 +220,8 @@ class HighAvailabilityYarnRelaysIT {
       client.init(new YarnConfiguration(yarn.getConfig()));
       client.start();
       List<ApplicationReport> applications = client.getApplications(
-          Set.of(YarnSite.APPLICATION_TYPE));
+          Set.of(YarnSite.APPLICATION_TYPE)).stream()
+          .filter(application -> application.getName().endsWith(target)).toList();
       assertThat(applications).as("both sites' applications, on the active ResourceManager")
           .hasSize(2).allMatch(application -> application.getYarnApplicationState()
               == YarnApplicationState.FINISHED);
