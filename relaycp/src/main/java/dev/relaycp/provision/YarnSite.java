@@ -348,7 +348,11 @@ final class YarnSite implements AutoCloseable {
    */
   static String resourceManagers(Configuration configuration) {
     if (!HAUtil.isHAEnabled(configuration)) {
-      return configuration.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS);
+      String address =
+          configuration.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS);
+      return RelayKeys.isChosen(configuration, YarnConfiguration.RM_ADDRESS)
+          || RelayKeys.isChosen(configuration, YarnConfiguration.RM_HOSTNAME) ? address
+          : address + ", YARN's default: no yarn-site.xml of the site's configuration names one";
     }
     List<String> resourceManagers = new ArrayList<>();
     for (String id : HAUtil.getRMHAIds(configuration)) {

@@ -111,6 +111,13 @@ class YarnRelaysTest {
     Configuration single = new Configuration(false);
     single.set(YarnConfiguration.RM_ADDRESS, "master.example.com:8032");
     assertThat(YarnSite.resourceManagers(single)).isEqualTo("master.example.com:8032");
+    Configuration byHost = new Configuration();
+    byHost.set(YarnConfiguration.RM_HOSTNAME, "master.example.com");
+    assertThat(YarnSite.resourceManagers(new YarnConfiguration(byHost)))
+        .isEqualTo("master.example.com:8032");
+    assertThat(YarnSite.resourceManagers(new YarnConfiguration()))
+        .isEqualTo("0.0.0.0:8032, YARN's default: no yarn-site.xml of the site's configuration"
+            + " names one");
 
     Configuration pair = new Configuration(false);
     pair.setBoolean(YarnConfiguration.RM_HA_ENABLED, true);
