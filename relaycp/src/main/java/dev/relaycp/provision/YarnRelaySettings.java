@@ -124,8 +124,9 @@ public record YarnRelaySettings(
   /**
    * {@code javaOptions} with a heap that fits a container of {@code memoryMegabytes}: as given
    * where its heap ({@code -Xmx}, the last one) is at most {@link #HEAP_SHARE} of it; with that
-   * share as {@code -Xmx} first where it gives none (a JVM's own default is a quarter of the
-   * node's memory, far more than a container's); refused where its heap is larger, since the
+   * share as {@code -Xmx} first where it gives none and does not size the heap from memory
+   * ({@code -XX:MaxRAMPercentage}; a JVM's own default is a quarter of the node's memory, far
+   * more than a container's); refused where its heap is larger, since the
    * NodeManager would stop such a relay once its heap grew in the middle of a copy.
    */
   static String withHeapWithin(int memoryMegabytes, String javaOptions) {
@@ -143,7 +144,12 @@ public record YarnRelaySettings(
       }
     }
     if (heapOption == null) {
-      return ("-Xmx" + allowedMegabytes + "m " + javaOptions).trim();
+      // A heap sized from the memory the JVM sees (-XX:MaxRAMPercentage and the like) is the
+      // user's own way, which YARN's cgroups make the container's: -Xmx would override it.
+      boolean sizedFromMemory = JavaProcess.options(javaOptions).stream()
+          .anyMatch(option -> option.startsWith("-XX:MaxRAM"));
+      return sizedFromMemory ? javaOptions
+          : ("-Xmx" + allowedMegabytes + "m " + javaOptions).trim();
     }
     long heapMegabytes = (heapBytes + (1 << 20) - 1) >> 20;
     if (heapMegabytes > allowedMegabytes) {

@@ -85,6 +85,8 @@ class YarnRelaysTest {
     assertThat(YarnRelaySettings.withHeapWithin(1024, "-XX:+UseSerialGC"))
         .as("no heap given: 80% of the container").isEqualTo("-Xmx819m -XX:+UseSerialGC");
     assertThat(YarnRelaySettings.withHeapWithin(256, "")).isEqualTo("-Xmx204m");
+    assertThat(YarnRelaySettings.withHeapWithin(1024, "-XX:MaxRAMPercentage=70"))
+        .as("a heap sized from the container's memory").isEqualTo("-XX:MaxRAMPercentage=70");
     assertThat(YarnRelaySettings.withHeapWithin(512, "-Xmx1g -Xmx256m"))
         .as("the last -Xmx is the JVM's").isEqualTo("-Xmx1g -Xmx256m");
     assertThat(YarnRelaySettings.withHeapWithin(1024, "-XX:MaxHeapSize=819m"))
