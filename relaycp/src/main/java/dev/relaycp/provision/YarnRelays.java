@@ -467,6 +467,17 @@ public final class YarnRelays implements RelayProvisioner {
           throw new RelayCpException(ErrorCode.RELAY_START_FAILED, site.failure());
         }
         replaceLost(site);
+        // Every container ended before it announced itself and none may replace it (a JVM
+        // option the nodes' Java refuses, a Java too old for the jar): waiting out the start
+        // timeout would change nothing.
+        if (site.announced().isEmpty() && !site.mayYetAnnounce()
+            && site.lastContainerEnd() != null) {
+          throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "no relay container"
+              + " announced itself on the " + siteName(site) + " cluster: its "
+              + site.launched() + " containers all ended first, the last with "
+              + site.lastContainerEnd() + "; see `yarn logs -applicationId "
+              + site.applicationId() + "`");
+        }
       }
       Map<ContainerId, RelayAddress> sources = source.announced();
       Map<ContainerId, RelayAddress> destinations = destination.announced();
@@ -481,14 +492,21 @@ public final class YarnRelays implements RelayProvisioner {
         return;
       }
       if (System.nanoTime() > deadline) {
+        YarnSite silent = sources.isEmpty() ? source : destination;
+        String lastEnd = silent.lastContainerEnd();
         throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "no relay container announced"
-            + " itself on the " + (sources.isEmpty() ? "source" : "destination") + " cluster"
-            + " within " + settings.startTimeoutSeconds() + " s; see `yarn logs -applicationId "
-            + (sources.isEmpty() ? source : destination).applicationId() + "`, and raise "
+            + " itself on the " + siteName(silent) + " cluster within "
+            + settings.startTimeoutSeconds() + " s"
+            + (lastEnd == null ? "" : " (the last container that ended: " + lastEnd + ")")
+            + "; see `yarn logs -applicationId " + silent.applicationId() + "`, and raise "
             + YarnRelaySettings.START_TIMEOUT + " if the cluster is busy");
       }
       sleep();
     }
+  }
+
+  private String siteName(YarnSite site) {
+    return site == source ? "source" : "destination";
   }
 
   private Route addRoute(RelayAddress reader, RelayAddress writer) {

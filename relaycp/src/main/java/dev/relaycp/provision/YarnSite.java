@@ -29,6 +29,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -102,6 +105,9 @@ final class YarnSite implements AutoCloseable {
   /** The ApplicationMaster container's main class on a kerberized YARN, by name, as above. */
   private static final String MASTER_CONTAINER_MAIN =
       "dev.relaycp.cli.ApplicationMasterContainerMain";
+  /** How a NodeManager's diagnostics begin the quoted tail of a container's stderr. */
+  private static final Pattern STDERR_TAIL =
+      Pattern.compile("Last \\d+ bytes of \\S*stderr\\S* :\\n");
   /** The ApplicationMaster container's memory: a small JVM that hands a token on and waits. */
   private static final int MASTER_CONTAINER_MEGABYTES = 256;
   /** How a relay container's log4j is set up, by name: provision does not depend on cli. */
@@ -149,6 +155,8 @@ final class YarnSite implements AutoCloseable {
   /** Held for the whole of {@link #close}, apart from this object's lock, which callbacks take. */
   private final Object closeLock = new Object();
   private volatile String failure;
+  /** How the last container that ended early ended, as {@link #containerEnd} says it. */
+  private volatile String lastEnd;
 
   private YarnSite(String site, Configuration configuration, YarnRelaySettings settings,
       FileSystem fileSystem, Path stagingDirectory, YarnClient yarnClient,
@@ -761,9 +769,48 @@ final class YarnSite implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether a relay of this site may yet announce itself: containers asked for or not yet
+   * heard from, or ended ones not yet looked at for a replacement ({@link #takeLost}).
+   */
+  boolean mayYetAnnounce() {
+    return pending() > 0 || !lost.isEmpty();
+  }
+
   /** Why the site cannot run relays, or null. */
   String failure() {
     return failure;
+  }
+
+  /** How the last relay container that ended before its time ended, or null if none did. */
+  String lastContainerEnd() {
+    return lastEnd;
+  }
+
+  /**
+   * A container's end for a message: its exit status, then what its JVM wrote to stderr
+   * where YARN's diagnostics quote it (a NodeManager quotes the tail of a failed container's
+   * stderr: an unknown JVM option, a Java too old for the jar, an exception in main), its
+   * first two lines that are not a logger's notice or a stack frame; else the diagnostics'
+   * first line.
+   */
+  static String containerEnd(int exitStatus, String diagnostics) {
+    String said = diagnostics == null ? "" : diagnostics;
+    Matcher quoted = STDERR_TAIL.matcher(said);
+    int from = -1;
+    while (quoted.find()) {
+      from = quoted.end();
+    }
+    String reason;
+    if (from >= 0) {
+      reason = said.substring(from).lines().map(String::strip)
+          .filter(line -> !line.isEmpty() && !line.startsWith("log4j:")
+              && !line.startsWith("SLF4J:") && !line.startsWith("at "))
+          .limit(2).collect(Collectors.joining("; "));
+    } else {
+      reason = said.isBlank() ? "" : firstLine(said);
+    }
+    return "exit " + exitStatus + (reason.isBlank() ? "" : ": " + reason);
   }
 
   /**
@@ -998,11 +1045,15 @@ final class YarnSite implements AutoCloseable {
     @Override
     public void onContainersCompleted(List<ContainerStatus> statuses) {
       for (ContainerStatus status : statuses) {
-        if (running.remove(status.getContainerId()) != null && !closing) {
-          LOG.warn("{} site: relay container {} ended (exit {}): {}", site,
-              status.getContainerId(), status.getExitStatus(), firstLine(status.getDiagnostics()));
+        // Lost before it leaves the running ones, so that one looking at both never sees a
+        // container in neither (pending() then 0 with a replacement yet to be asked for).
+        if (running.containsKey(status.getContainerId()) && !closing) {
+          lastEnd = containerEnd(status.getExitStatus(), status.getDiagnostics());
+          LOG.warn("{} site: relay container {} ended ({})", site, status.getContainerId(),
+              lastEnd);
           lost.add(status.getContainerId());
         }
+        running.remove(status.getContainerId());
       }
     }
 
@@ -1044,10 +1095,12 @@ final class YarnSite implements AutoCloseable {
 
     @Override
     public void onStartContainerError(ContainerId containerId, Throwable t) {
-      if (running.remove(containerId) != null && !closing) {
+      if (running.containsKey(containerId) && !closing) {
+        lastEnd = "not started: " + firstLine(t.getMessage());
         LOG.warn("{} site: relay container {} did not start", site, containerId, t);
         lost.add(containerId);
       }
+      running.remove(containerId);
     }
 
     @Override

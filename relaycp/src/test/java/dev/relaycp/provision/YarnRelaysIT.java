@@ -438,6 +438,36 @@ class YarnRelaysIT {
   }
 
   /**
+   * Relay containers whose JVM cannot start (here an option it refuses; on a cluster, as often
+   * a Java older than the jar's) fail the copy once every one has ended and none may replace
+   * it, with what the JVM said, not when the start timeout runs out ("no relay container
+   * announced itself ... within 900 s"); nothing is left running, staged or written.
+   */
+  @Test
+  void relaysWhoseJvmCannotStartFailTheCopyAtOnceWithWhatTheJvmSaid() throws Exception {
+    long started = System.nanoTime();
+    Result result = copy("/demo", "/copy-never-started",
+        "-D", YarnRelaySettings.START_TIMEOUT + "=900",
+        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m -XX:+NoSuchRelayOption");
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(4);
+    assertThat(result.err().strip()).startsWith("relaycp: no relay container announced itself")
+        .contains("containers all ended first, the last with exit 1:")
+        .contains("Unrecognized VM option 'NoSuchRelayOption'")
+        .contains("yarn logs -applicationId").doesNotContain("\n");
+    assertThat(seconds).as("returned before the start timeout ran out").isLessThan(600);
+    assertThat(source.liveApplications(TYPE)).as("source applications left running").isEmpty();
+    assertThat(destination.liveApplications(TYPE)).as("destination applications left running")
+        .isEmpty();
+    assertThat(staged(source)).as("source staging left").isEmpty();
+    assertThat(staged(destination)).as("destination staging left").isEmpty();
+    assertThat(FileSystem.get(destination.uri("/"), new Configuration())
+        .exists(new org.apache.hadoop.fs.Path("/copy-never-started"))).isFalse();
+    awaitNoRelayContainers(30);
+  }
+
+  /**
    * The driver opens DST with --dst-conf's settings, as the destination's relays open it: a
    * destination whose client configuration writes CRC32 under a CRC32C source is refused
    * before anything moves. (The driver used this process's configuration, so the copy went

@@ -130,6 +130,42 @@ class YarnRelaysTest {
         + " or rm2 at master2.example.com:8050 or rm3 at no address given");
   }
 
+  @Test
+  void aContainersEndIsToldByWhatItsJvmWroteToStderr() {
+    String refused = "[2026-12-05 10:04:47.563]Exception from container-launch.\n"
+        + "Container id: container_1796465069242_0001_01_000007\nExit code: 1\n\n"
+        + "[2026-12-05 10:04:47.566]Container exited with a non-zero exit code 1. Error file:"
+        + " stderr.\nLast 4096 bytes of stderr :\nlog4j:WARN No appenders could be found.\n"
+        + "Unrecognized VM option 'NoSuchOption'\n"
+        + "Error: Could not create the Java Virtual Machine.\n"
+        + "Error: A fatal exception has occurred. Program will exit.\n\n\n"
+        + "[2026-12-05 10:04:47.567]Container exited with a non-zero exit code 1. Error file:"
+        + " stderr.\nLast 4096 bytes of stderr :\nUnrecognized VM option 'NoSuchOption'\n"
+        + "Error: Could not create the Java Virtual Machine.\n"
+        + "Error: A fatal exception has occurred. Program will exit.\n";
+    assertThat(YarnSite.containerEnd(1, refused)).isEqualTo("exit 1: Unrecognized VM option"
+        + " 'NoSuchOption'; Error: Could not create the Java Virtual Machine.");
+
+    String tooOld = "Exception from container-launch.\nLast 4096 bytes of stderr :\n"
+        + "Error: LinkageError occurred while loading main class"
+        + " dev.relaycp.cli.RelayContainerMain\n\tjava.lang.UnsupportedClassVersionError:"
+        + " dev/relaycp/cli/RelayContainerMain has been compiled by a more recent version of the"
+        + " Java Runtime (class file version 61.0), this version of the Java Runtime only"
+        + " recognizes class file versions up to 55.0\n";
+    assertThat(YarnSite.containerEnd(1, tooOld)).contains("LinkageError")
+        .contains("class file version 61.0");
+
+    String thrown = "Last 4096 bytes of stderr :\nException in thread \"main\""
+        + " java.lang.IllegalStateException: no secret\n\tat dev.relaycp.cli.X.main(X.java:1)\n"
+        + "\tat dev.relaycp.cli.Y.main(Y.java:2)\n";
+    assertThat(YarnSite.containerEnd(1, thrown)).isEqualTo(
+        "exit 1: Exception in thread \"main\" java.lang.IllegalStateException: no secret");
+
+    assertThat(YarnSite.containerEnd(-105, "Container killed by the ApplicationMaster.\nmore"))
+        .isEqualTo("exit -105: Container killed by the ApplicationMaster.");
+    assertThat(YarnSite.containerEnd(0, null)).isEqualTo("exit 0");
+  }
+
   private Path jar(String name, String... entries) throws IOException {
     Path jar = temporary.resolve(name);
     try (OutputStream file = Files.newOutputStream(jar);
