@@ -556,7 +556,7 @@ final class YarnSite implements AutoCloseable {
       if (hasEnded(state)) {
         throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "the " + site + " relays'"
             + " ApplicationMaster container ended before it handed its token on ("
-            + firstLine(report.getDiagnostics()) + "); see `yarn logs -applicationId "
+            + reason(report.getDiagnostics()) + "); see `yarn logs -applicationId "
             + applicationId + "`");
       }
       if (System.nanoTime() > deadline) {
@@ -787,30 +787,33 @@ final class YarnSite implements AutoCloseable {
     return lastEnd;
   }
 
-  /**
-   * A container's end for a message: its exit status, then what its JVM wrote to stderr
-   * where YARN's diagnostics quote it (a NodeManager quotes the tail of a failed container's
-   * stderr: an unknown JVM option, a Java too old for the jar, an exception in main), its
-   * first two lines that are not a logger's notice or a stack frame; else the diagnostics'
-   * first line.
-   */
+  /** A container's end for a message: its exit status, then {@link #reason}. */
   static String containerEnd(int exitStatus, String diagnostics) {
+    String reason = reason(diagnostics);
+    return "exit " + exitStatus + (reason.isEmpty() ? "" : ": " + reason);
+  }
+
+  /**
+   * Why YARN's {@code diagnostics} say a container ended, for a message: what its JVM wrote to
+   * stderr where they quote it (a NodeManager quotes the tail of a failed container's stderr:
+   * an unknown JVM option, a Java too old for the jar, an exception in main), its first two
+   * lines that are not a logger's notice or a stack frame; else their first line; empty for
+   * none.
+   */
+  static String reason(String diagnostics) {
     String said = diagnostics == null ? "" : diagnostics;
     Matcher quoted = STDERR_TAIL.matcher(said);
     int from = -1;
     while (quoted.find()) {
       from = quoted.end();
     }
-    String reason;
-    if (from >= 0) {
-      reason = said.substring(from).lines().map(String::strip)
-          .filter(line -> !line.isEmpty() && !line.startsWith("log4j:")
-              && !line.startsWith("SLF4J:") && !line.startsWith("at "))
-          .limit(2).collect(Collectors.joining("; "));
-    } else {
-      reason = said.isBlank() ? "" : firstLine(said);
+    if (from < 0) {
+      return said.isBlank() ? "" : firstLine(said);
     }
-    return "exit " + exitStatus + (reason.isBlank() ? "" : ": " + reason);
+    return said.substring(from).lines().map(String::strip)
+        .filter(line -> !line.isEmpty() && !line.startsWith("log4j:")
+            && !line.startsWith("SLF4J:") && !line.startsWith("at "))
+        .limit(2).collect(Collectors.joining("; "));
   }
 
   /**
