@@ -40,8 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * YARN relays under a ResourceManager pair, as production clusters run YARN: the sites'
  * configuration folders name the ResourceManagers by id ({@code yarn.resourcemanager.ha.rm-ids})
- * with no single address, the second of them active. The driver's YARN client, its unmanaged
- * ApplicationMaster and the NodeManagers find the active one through YARN's failover proxy.
+ * with no single address, the second of them active at first, and the pair keeps its
+ * applications in a shared store, so that either can take over. The driver's YARN client, its
+ * unmanaged ApplicationMaster and the NodeManagers find the active one through YARN's failover
+ * proxy.
  */
 class HighAvailabilityYarnRelaysIT {
   private static final int BLOCK = 256 * 1024;
