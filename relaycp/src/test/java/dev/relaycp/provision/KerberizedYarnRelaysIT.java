@@ -270,11 +270,11 @@ class KerberizedYarnRelaysIT {
       try (YarnClient client = YarnClient.createYarnClient()) {
         client.init(yarn.getConfig());
         client.start();
-        org.apache.hadoop.yarn.api.records.Token token =
-            client.getRMDelegationToken(new Text(renewer));
-        credentials.addToken(ClientRMProxy.getRMDelegationTokenService(yarn.getConfig()),
-            ConverterUtils.convertFromYarn(token,
-                ClientRMProxy.getRMDelegationTokenService(yarn.getConfig())));
+        // The one ResourceManager here serves both sites; a launcher would hold its own
+        // cluster's only (see examples/oozie/README.md).
+        Text service = ClientRMProxy.getRMDelegationTokenService(yarn.getConfig());
+        credentials.addToken(service, ConverterUtils.convertFromYarn(
+            client.getRMDelegationToken(new Text(renewer)), service));
       }
       credentials.writeTokenStorageFile(
           new org.apache.hadoop.fs.Path(tokens.toUri()), clusters.configuration());
