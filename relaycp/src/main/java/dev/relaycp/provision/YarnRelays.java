@@ -464,7 +464,7 @@ public final class YarnRelays implements RelayProvisioner {
     while (true) {
       for (YarnSite site : List.of(source, destination)) {
         if (site.failure() != null) {
-          throw new RelayCpException(ErrorCode.RELAY_START_FAILED, site.failure());
+          throw site.failure();
         }
         replaceLost(site);
         // Every container ended before it announced itself and none may replace it (a JVM

@@ -75,6 +75,7 @@ import org.apache.hadoop.yarn.client.util.YarnClientUtils;
 import org.apache.hadoop.yarn.conf.HAUtil;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException;
+import org.apache.hadoop.yarn.exceptions.InvalidResourceRequestException;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
 import org.slf4j.Logger;
@@ -154,7 +155,7 @@ final class YarnSite implements AutoCloseable {
   private volatile boolean closing;
   /** Held for the whole of {@link #close}, apart from this object's lock, which callbacks take. */
   private final Object closeLock = new Object();
-  private volatile String failure;
+  private volatile RelayCpException failure;
   /** How the last container that ended early ended, as {@link #containerEnd} says it. */
   private volatile String lastEnd;
 
@@ -778,7 +779,7 @@ final class YarnSite implements AutoCloseable {
   }
 
   /** Why the site cannot run relays, or null. */
-  String failure() {
+  RelayCpException failure() {
     return failure;
   }
 
@@ -955,7 +956,7 @@ final class YarnSite implements AutoCloseable {
       try {
         resourceManager.unregisterApplicationMaster(
             failure == null ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED,
-            failure == null ? "relaycp copy ended" : failure, "");
+            failure == null ? "relaycp copy ended" : failure.getMessage(), "");
         ended = true;
       } catch (IOException | YarnException | RuntimeException e) {
         LOG.warn("Cannot unregister the {} relays' application {}: {}", site, applicationId,
@@ -1065,9 +1066,9 @@ final class YarnSite implements AutoCloseable {
 
     @Override
     public void onShutdownRequest() {
-      failure = "the " + site + " cluster's ResourceManager asked the relays' application to"
-          + " shut down";
-      LOG.warn(failure);
+      failure = new RelayCpException(ErrorCode.RELAY_START_FAILED, "the " + site + " cluster's"
+          + " ResourceManager asked the relays' application to shut down");
+      LOG.warn(failure.getMessage());
     }
 
     @Override
@@ -1080,8 +1081,20 @@ final class YarnSite implements AutoCloseable {
 
     @Override
     public void onError(Throwable e) {
-      failure = "the " + site + " cluster's ResourceManager failed: " + firstLine(e.getMessage());
-      LOG.warn(failure, e);
+      if (e instanceof InvalidResourceRequestException) {
+        // A request the scheduler can never grant (larger than its largest container, say):
+        // the settings', which no retry mends.
+        failure = new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the " + site + " cluster's"
+            + " ResourceManager refused the relay containers asked for: "
+            + firstLine(e.getMessage()) + "; ask for what it allows with "
+            + YarnRelaySettings.MEMORY_MB + " (and the heap in " + YarnRelaySettings.JAVA_OPTS
+            + ") and " + YarnRelaySettings.VCORES, e);
+        LOG.warn(failure.getMessage());
+        return;
+      }
+      failure = new RelayCpException(ErrorCode.RELAY_START_FAILED, "the " + site + " cluster's"
+          + " ResourceManager failed: " + firstLine(e.getMessage()), e);
+      LOG.warn(failure.getMessage(), e);
     }
   }
 

@@ -468,6 +468,30 @@ class YarnRelaysIT {
   }
 
   /**
+   * Relay containers larger than the cluster's largest are a request YARN can never grant: a
+   * user error (exit 3) that names the settings to change, not a start failure worth a retry;
+   * nothing is left.
+   */
+  @Test
+  void relayContainersLargerThanTheClusterAllowsAreAUserErrorNamingTheSetting()
+      throws Exception {
+    Result result = copy("/demo", "/copy-too-large",
+        "-D", YarnRelaySettings.MEMORY_MB + "=100000");
+
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(3);
+    assertThat(result.err().strip()).startsWith("relaycp: the ")
+        .contains("ResourceManager refused the relay containers asked for")
+        .contains("maximum allowed allocation")
+        .contains("ask for what it allows with " + YarnRelaySettings.MEMORY_MB)
+        .doesNotContain("\n");
+    assertThat(source.liveApplications(TYPE)).as("source applications left running").isEmpty();
+    assertThat(destination.liveApplications(TYPE)).as("destination applications left running")
+        .isEmpty();
+    assertThat(staged(source)).as("source staging left").isEmpty();
+    assertThat(staged(destination)).as("destination staging left").isEmpty();
+  }
+
+  /**
    * The driver opens DST with --dst-conf's settings, as the destination's relays open it: a
    * destination whose client configuration writes CRC32 under a CRC32C source is refused
    * before anything moves. (The driver used this process's configuration, so the copy went
