@@ -110,9 +110,16 @@ class SpawnedAwsCopyTest {
     assertThat(spawned.get("backend").asText()).isEqualTo("aws");
     assertThat(spawned.get("allReleased").asBoolean()).isTrue();
     for (JsonNode host : spawned.get("hosts")) {
-      assertThat(host.get("handle").asText()).startsWith("i-");
-      assertThat(host.get("machineType").asText()).isIn("t2.micro", "t2.small");
       assertThat(host.get("outcome").asText()).as(host.toString()).isIn("unused", "timed_out");
+      // A copy this small may end while an instance's launch is still being asked for: that
+      // host has no instance on record, and assertNothingLeft finds whatever was launched
+      // ended all the same.
+      if (!host.get("handle").isNull()) {
+        assertThat(host.get("handle").asText()).startsWith("i-");
+        assertThat(host.get("machineType").asText()).isIn("t2.micro", "t2.small");
+      } else {
+        assertThat(host.get("outcome").asText()).as(host.toString()).isEqualTo("unused");
+      }
     }
     assertNothingLeft();
   }
