@@ -42,12 +42,14 @@ public final class RelayOptions {
       description = {"'yarn': start the source site's relays as YARN containers beside its",
           "datanodes (one per datanode; see --relays-per-site) and stop them after.",
           "HOST:PORT,...: running source-site relays (e.g. on datanodes). Each route pairs",
-          "one of these with one --dst-relays relay; without --dst-relays they also write."})
+          "one of these with one --dst-relays relay; without --dst-relays they also write.",
+          "Both: YARN's relays and these."})
   List<String> relays = new ArrayList<>();
 
   @Option(names = "--dst-relays", split = ",", paramLabel = "yarn|HOST:PORT",
-      description = "The destination site's relays: 'yarn' (the default with --relays yarn)"
-          + " or running relays.")
+      description = {"The destination site's relays: 'yarn' (the default with --relays yarn),",
+          "running relays HOST:PORT,..., or both. One site's relays may run already while",
+          "YARN starts the other's (--relays yarn --dst-relays HOST:PORT, or the reverse)."})
   List<String> destinationRelays = new ArrayList<>();
 
   @Option(names = "--relay-pool", paramLabel = "FILE",
@@ -75,9 +77,19 @@ public final class RelayOptions {
     return !relays.isEmpty() || localRelays != null || relayPool != null;
   }
 
-  /** Whether the relays include YARN containers: --relays yarn[,HOST:PORT...]. */
+  /** Whether YARN starts relays on either site: --relays yarn, or --dst-relays yarn. */
   boolean yarn() {
+    return yarnSource() || yarnDestination();
+  }
+
+  private boolean yarnSource() {
     return relays.stream().anyMatch(RelayOptions::isYarn);
+  }
+
+  /** Whether YARN starts the destination's relays: --dst-relays yarn, or as --relays yarn. */
+  private boolean yarnDestination() {
+    return destinationRelays.isEmpty() ? yarnSource()
+        : destinationRelays.stream().anyMatch(RelayOptions::isYarn);
   }
 
   private static boolean isYarn(String relay) {
@@ -133,22 +145,25 @@ public final class RelayOptions {
   }
 
   private void checkYarn() {
-    boolean yarnDestination = destinationRelays.stream().anyMatch(RelayOptions::isYarn);
-    if (yarn() && !destinationRelays.isEmpty() && !yarnDestination) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--relays yarn starts the relays"
-          + " of both sites through YARN; drop --dst-relays or add yarn to it");
+    if (yarnDestination() && relays.isEmpty()) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--dst-relays yarn needs --relays"
+          + " too: yarn, or the running source-site relays (HOST:PORT,...) that read for the"
+          + " destination's YARN relays");
     }
-    if (yarnDestination && !yarn()) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--dst-relays yarn needs"
-          + " --relays yarn: both sites' relays start through YARN, or neither's");
+    if (yarnSource() && yarnDestination() && running(relays).isEmpty()
+        && !running(destinationRelays).isEmpty()) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "running destination relays"
+          + " beside --dst-relays yarn need running source relays beside --relays yarn to"
+          + " pair with; name them in --relays (yarn,HOST:PORT,...) or drop them");
     }
     if (!yarn() && relayPool == null && sites.given()) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--src-conf, --dst-conf and"
-          + " --relays-per-site steer --relays yarn; add --relays yarn or drop them");
+          + " --relays-per-site steer the relays YARN starts; add yarn to --relays or"
+          + " --dst-relays, or drop them");
     }
     sites.check();
     if (yarn()) {
-      boolean running = relays.size() > 1 || destinationRelays.size() > 1;
+      boolean running = !running(relays).isEmpty() || !running(destinationRelays).isEmpty();
       if (running && secretFile == null) {
         throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "running relays beside yarn"
             + " need --secret-file, the secret they were started with (YARN's relays get it too)");
@@ -192,13 +207,18 @@ public final class RelayOptions {
       YarnRelaySettings settings = YarnRelaySettings.from(configuration, properties);
       List<RelayAddress> readers = running(relays);
       List<RelayAddress> writers = running(destinationRelays);
+      boolean sameBuild = RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration);
+      // A site YARN starts no relays on has running ones, which pair with the other site's
+      // containers; running relays named beside yarn pair among themselves.
       YarnRelays.Starting starting = YarnRelays.begin(new YarnRelays.Request(applicationName,
-          source, destination, sites.relaysPerSite(), settings,
-          secret.secret()));
+          source, destination, sites.relaysPerSite(), settings, secret.secret(),
+          yarnSource() ? List.of() : readers, yarnDestination() ? List.of() : writers));
+      boolean beside = yarnSource() ? !readers.isEmpty() : !writers.isEmpty();
       return RelaysForListing.of(tree -> {
-        YarnRelays started = starting.withListing(tree.hostsByBytes());
-        return readers.isEmpty() ? started : started.with(StaticRelays.of(readers, writers)
-            .ofThisBuild(RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration)));
+        YarnRelays started = starting.withListing(tree.hostsByBytes())
+            .runningRelaysOfThisBuild(sameBuild);
+        return beside ? started.with(StaticRelays.of(readers, writers).ofThisBuild(sameBuild))
+            : started;
       }, starting::close);
     }
     if (localPairs.isPresent()) {

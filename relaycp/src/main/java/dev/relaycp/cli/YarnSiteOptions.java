@@ -28,8 +28,8 @@ public final class YarnSiteOptions {
 
   @Option(names = "--src-conf", paramLabel = "DIR",
       description = "The source cluster's Hadoop configuration folder (core-site.xml,"
-          + " hdfs-site.xml, yarn-site.xml); default: this process's. With --relays yarn,"
-          + " --relay-pool or relay-pool.")
+          + " hdfs-site.xml, yarn-site.xml); default: this process's. With relays YARN starts"
+          + " (--relays yarn, --dst-relays yarn), --relay-pool or relay-pool.")
   Path sourceConf;
 
   @Option(names = "--dst-conf", paramLabel = "DIR",

@@ -20,10 +20,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CancellationException;
@@ -39,16 +41,16 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ShutdownHookManager;
-import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Relays as YARN containers on both clusters, one application per cluster with its
- * ApplicationMaster inside the driver ({@link YarnSite}). By default each site gets one relay
- * per datanode; source relays are asked for on the datanodes that hold the listing's blocks,
- * so they read them from local disk. Route i pairs the i-th source relay with the i-th
- * destination relay.
+ * ApplicationMaster inside the driver ({@link YarnSite}); or on one cluster, across from relays
+ * that already run on the other ({@link RunningRelaySite}), for a pair of clusters only one of
+ * which lets the driver start containers. By default each site gets one relay per datanode;
+ * source relays are asked for on the datanodes that hold the listing's blocks, so they read
+ * them from local disk. Route i pairs the i-th source relay with the i-th destination relay.
  *
  * <p>While the copy runs, a monitor moves each site's heartbeat forward, asks YARN for a
  * replacement of every relay container that ends (up to {@link
@@ -77,25 +79,46 @@ public final class YarnRelays implements RelayProvisioner {
    * @param source the source cluster's configuration (its ResourceManager and file system)
    * @param destination the destination cluster's configuration
    * @param relaysPerSite relays on each site; 0 for one per datanode
+   * @param runningSource relays that run on the source site already, for YARN to start none
+   *     there (they share {@code secret}); empty for YARN to start the source's relays
+   * @param runningDestination the same for the destination site; at most one of the two is
+   *     given
    */
   public record Request(String applicationName, Configuration source, Configuration destination,
-      int relaysPerSite, YarnRelaySettings settings, TransferSecret secret) {
+      int relaysPerSite, YarnRelaySettings settings, TransferSecret secret,
+      List<RelayAddress> runningSource, List<RelayAddress> runningDestination) {
     public Request {
       requireNonNull(applicationName, "applicationName is null");
       requireNonNull(source, "source is null");
       requireNonNull(destination, "destination is null");
       requireNonNull(settings, "settings is null");
       requireNonNull(secret, "secret is null");
+      runningSource = List.copyOf(requireNonNull(runningSource, "runningSource is null"));
+      runningDestination =
+          List.copyOf(requireNonNull(runningDestination, "runningDestination is null"));
       if (relaysPerSite < 0) {
         throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
             "--relays-per-site must be 1 or more, got " + relaysPerSite);
       }
+      if (!runningSource.isEmpty() && !runningDestination.isEmpty()) {
+        throw new RelayCpException(ErrorCode.INTERNAL_ERROR, "YARN relays asked for on"
+            + " neither site: both sites' relays run already");
+      }
+    }
+
+    /** YARN relays on both sites. */
+    public Request(String applicationName, Configuration source, Configuration destination,
+        int relaysPerSite, YarnRelaySettings settings, TransferSecret secret) {
+      this(applicationName, source, destination, relaysPerSite, settings, secret, List.of(),
+          List.of());
     }
   }
 
   private final YarnRelaySettings settings;
-  private final YarnSite source;
-  private final YarnSite destination;
+  private final RelaySite source;
+  private final RelaySite destination;
+  /** The relays of a site whose relays run already, which this copy neither replaces nor stops. */
+  private final Set<RelayAddress> runningRelays = new HashSet<>();
   private final Supplier<RelayJar> jar;
   private final List<Route> routes = new ArrayList<>();
   private final Map<RelayAddress, Integer> routesPerRelay = new HashMap<>();
@@ -103,8 +126,8 @@ public final class YarnRelays implements RelayProvisioner {
   private final Map<String, RelayAddress> routed = new HashMap<>();
   /** Whether the running relays {@link #with} added run this driver's build. */
   private boolean runningRelaysOfThisBuild;
-  private final Map<YarnSite, Long> replacementsAskedAt = new HashMap<>();
-  private final Map<YarnSite, ReplacementBudget> replacements = new HashMap<>();
+  private final Map<RelaySite, Long> replacementsAskedAt = new HashMap<>();
+  private final Map<RelaySite, ReplacementBudget> replacements = new HashMap<>();
   /** Relays of dropped routes YARN has not reported ended yet, with when the route dropped. */
   private final Map<RelayAddress, Long> droppedRelays = new HashMap<>();
   private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
@@ -122,12 +145,22 @@ public final class YarnRelays implements RelayProvisioner {
   /** When the first containers were asked for (System.nanoTime). */
   private volatile long requestedAt;
 
-  private YarnRelays(YarnRelaySettings settings, YarnSite source, YarnSite destination,
+  private YarnRelays(YarnRelaySettings settings, RelaySite source, RelaySite destination,
       Supplier<RelayJar> jar) {
     this.settings = settings;
     this.source = source;
     this.destination = destination;
     this.jar = jar;
+    for (RelaySite site : List.of(source, destination)) {
+      if (!startsRelays(site)) {
+        runningRelays.addAll(site.announced().values());
+      }
+    }
+  }
+
+  /** Whether this copy starts {@code site}'s relays (and so replaces and stops them). */
+  private static boolean startsRelays(RelaySite site) {
+    return site.applicationId().isPresent();
   }
 
   /**
@@ -267,13 +300,13 @@ public final class YarnRelays implements RelayProvisioner {
     }
     // The two clusters' applications start side by side: each takes a round trip or two
     // to its ResourceManager and a write of the jar to its file system.
-    CompletableFuture<YarnSite> starting = CompletableFuture.supplyAsync(() -> YarnSite.start(
-        "dst", request.applicationName(), transferId, request.destination(), settings, jar,
-        request.secret(), destinationHook), daemonThread("yarn-relays-start-dst"));
-    YarnSite source;
+    CompletableFuture<RelaySite> starting = CompletableFuture.supplyAsync(() -> startSite(
+        "dst", request, request.destination(), request.runningDestination(), transferId, jar,
+        destinationHook), daemonThread("yarn-relays-start-dst"));
+    RelaySite source;
     try {
-      source = YarnSite.start("src", request.applicationName(), transferId, request.source(),
-          settings, jar, request.secret(), sourceHook);
+      source = startSite("src", request, request.source(), request.runningSource(), transferId,
+          jar, sourceHook);
     } catch (RuntimeException e) {
       removeShutdownHook(sourceHook);
       // The destination's start goes on; its hook stays until it has ended, then it closes.
@@ -285,7 +318,7 @@ public final class YarnRelays implements RelayProvisioner {
       });
       throw e;
     }
-    YarnSite destination;
+    RelaySite destination;
     try {
       destination = joined(starting);
     } catch (RuntimeException e) {
@@ -305,17 +338,19 @@ public final class YarnRelays implements RelayProvisioner {
     }
     try {
       boolean perDatanode = request.relaysPerSite() == 0;
-      Optional<Datanodes> sourceDatanodes =
-          perDatanode ? datanodes(source) : Optional.empty();
-      int sourceCount = relayCount(request.relaysPerSite(), sourceDatanodes, source);
-      int destinationCount = relayCount(request.relaysPerSite(), perDatanode
-          ? datanodes(destination) : Optional.empty(), destination);
+      Optional<Datanodes> sourceDatanodes = perDatanode && source instanceof YarnSite yarn
+          ? datanodes(yarn) : Optional.empty();
       relays.startMonitor();
       relays.requestedAt = System.nanoTime();
-      destination.request(
-          placement(destinationCount, List.of(), destination.nodeManagerHosts()));
-      synchronized (relays) {
-        relays.sourceRelaysToAsk = sourceCount;
+      if (destination instanceof YarnSite yarn) {
+        int destinationCount = relayCount(request.relaysPerSite(), perDatanode
+            ? datanodes(yarn) : Optional.empty(), yarn);
+        yarn.request(placement(destinationCount, List.of(), yarn.nodeManagerHosts()));
+      }
+      if (source instanceof YarnSite yarn) {
+        synchronized (relays) {
+          relays.sourceRelaysToAsk = relayCount(request.relaysPerSite(), sourceDatanodes, yarn);
+        }
       }
       if (sourceDatanodes.isPresent()) {
         List<String> hosts = new ArrayList<>();
@@ -331,10 +366,27 @@ public final class YarnRelays implements RelayProvisioner {
     }
   }
 
-  /** Asks for the source relays on {@code dataHosts} first, unless already asked for. */
+  /**
+   * The site {@code name} ("src" or "dst"): its {@code running} relays, where given, else a
+   * YARN application started on the cluster of {@code configuration}.
+   */
+  private static RelaySite startSite(String name, Request request, Configuration configuration,
+      List<RelayAddress> running, String transferId, Supplier<RelayJar> jar,
+      SiteStartShutdownHook hook) {
+    if (!running.isEmpty()) {
+      return RunningRelaySite.of(name, running);
+    }
+    return YarnSite.start(name, request.applicationName(), transferId, configuration,
+        request.settings(), jar, request.secret(), hook);
+  }
+
+  /**
+   * Asks for the source relays on {@code dataHosts} first, unless already asked for (or the
+   * source's relays run already).
+   */
   private synchronized void askForSourceRelays(List<String> dataHosts) {
-    if (sourceRelaysToAsk > 0 && !closed) {
-      source.request(placement(sourceRelaysToAsk, dataHosts, source.nodeManagerHosts()));
+    if (sourceRelaysToAsk > 0 && !closed && source instanceof YarnSite yarn) {
+      yarn.request(placement(sourceRelaysToAsk, dataHosts, yarn.nodeManagerHosts()));
       sourceRelaysToAsk = 0;
     }
   }
@@ -462,25 +514,26 @@ public final class YarnRelays implements RelayProvisioner {
   private void awaitFirstPair() {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
     while (true) {
-      for (YarnSite site : List.of(source, destination)) {
+      Map<RelaySite, Map<String, RelayAddress>> up = new HashMap<>();
+      for (RelaySite site : List.of(source, destination)) {
         if (site.failure() != null) {
           throw site.failure();
         }
         replaceLost(site);
+        Map<String, RelayAddress> announced = site.announced();
+        up.put(site, announced);
         // Every container ended before it announced itself and none may replace it (a JVM
         // option the nodes' Java refuses, a Java too old for the jar): waiting out the start
         // timeout would change nothing.
-        if (site.announced().isEmpty() && !site.mayYetAnnounce()
-            && site.lastContainerEnd() != null) {
+        if (announced.isEmpty() && !site.mayYetAnnounce() && site.lastContainerEnd() != null) {
           throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "no relay container"
               + " announced itself on the " + siteName(site) + " cluster: its "
               + site.launched() + " containers all ended first, the last with "
-              + site.lastContainerEnd() + "; see `yarn logs -applicationId "
-              + site.applicationId() + "`");
+              + site.lastContainerEnd() + logs(site));
         }
       }
-      Map<ContainerId, RelayAddress> sources = source.announced();
-      Map<ContainerId, RelayAddress> destinations = destination.announced();
+      Map<String, RelayAddress> sources = up.get(source);
+      Map<String, RelayAddress> destinations = up.get(destination);
       if (!sources.isEmpty() && !destinations.isEmpty()) {
         List<Route> first = joinAnnounced();
         synchronized (this) {
@@ -492,21 +545,27 @@ public final class YarnRelays implements RelayProvisioner {
         return;
       }
       if (System.nanoTime() > deadline) {
-        YarnSite silent = sources.isEmpty() ? source : destination;
+        RelaySite silent = sources.isEmpty() ? source : destination;
         String lastEnd = silent.lastContainerEnd();
         throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "no relay container announced"
             + " itself on the " + siteName(silent) + " cluster within "
             + settings.startTimeoutSeconds() + " s"
             + (lastEnd == null ? "" : " (the last container that ended: " + lastEnd + ")")
-            + "; see `yarn logs -applicationId " + silent.applicationId() + "`, and raise "
-            + YarnRelaySettings.START_TIMEOUT + " if the cluster is busy");
+            + logs(silent) + ", and raise " + YarnRelaySettings.START_TIMEOUT
+            + " if the cluster is busy");
       }
       sleep();
     }
   }
 
-  private String siteName(YarnSite site) {
+  private String siteName(RelaySite site) {
     return site == source ? "source" : "destination";
+  }
+
+  /** Where to read {@code site}'s relays' logs, for a message. */
+  private static String logs(RelaySite site) {
+    return site.applicationId().map(id -> "; see `yarn logs -applicationId " + id + "`")
+        .orElse("");
   }
 
   private Route addRoute(RelayAddress reader, RelayAddress writer) {
@@ -568,8 +627,8 @@ public final class YarnRelays implements RelayProvisioner {
     return paired;
   }
 
-  private synchronized void replaceLost(YarnSite site) {
-    for (ContainerId lost : site.takeLost()) {
+  private synchronized void replaceLost(RelaySite site) {
+    for (String lost : site.takeLost()) {
       RelayAddress address = routed.remove(key(site, lost));
       if (address != null) {
         // Its routes are dropping: their other ends are free for its replacement.
@@ -607,8 +666,8 @@ public final class YarnRelays implements RelayProvisioner {
     if (closed) {
       return List.of();
     }
-    List<Map.Entry<ContainerId, RelayAddress>> newSources = unrouted(source);
-    List<Map.Entry<ContainerId, RelayAddress>> newDestinations = unrouted(destination);
+    List<Map.Entry<String, RelayAddress>> newSources = unrouted(source);
+    List<Map.Entry<String, RelayAddress>> newDestinations = unrouted(destination);
     List<Route> joined = new ArrayList<>();
     int pairs = Math.min(newSources.size(), newDestinations.size());
     for (int index = 0; index < pairs; index++) {
@@ -617,7 +676,7 @@ public final class YarnRelays implements RelayProvisioner {
     joined.addAll(joinWithRouted(source, newSources.subList(pairs, newSources.size())));
     joined.addAll(joinWithRouted(destination,
         newDestinations.subList(pairs, newDestinations.size())));
-    for (YarnSite site : List.of(source, destination)) {
+    for (RelaySite site : List.of(source, destination)) {
       if (site.pending() == 0) {
         replacementsAskedAt.remove(site);
       }
@@ -625,9 +684,9 @@ public final class YarnRelays implements RelayProvisioner {
     return joined;
   }
 
-  private List<Map.Entry<ContainerId, RelayAddress>> unrouted(YarnSite site) {
-    List<Map.Entry<ContainerId, RelayAddress>> unrouted = new ArrayList<>();
-    for (Map.Entry<ContainerId, RelayAddress> relay : site.announced().entrySet()) {
+  private List<Map.Entry<String, RelayAddress>> unrouted(RelaySite site) {
+    List<Map.Entry<String, RelayAddress>> unrouted = new ArrayList<>();
+    for (Map.Entry<String, RelayAddress> relay : site.announced().entrySet()) {
       if (!routed.containsKey(key(site, relay.getKey()))) {
         unrouted.add(relay);
       }
@@ -635,8 +694,8 @@ public final class YarnRelays implements RelayProvisioner {
     return unrouted;
   }
 
-  private Route join(Map.Entry<ContainerId, RelayAddress> reader,
-      Map.Entry<ContainerId, RelayAddress> writer) {
+  private Route join(Map.Entry<String, RelayAddress> reader,
+      Map.Entry<String, RelayAddress> writer) {
     routed.put(key(source, reader.getKey()), reader.getValue());
     routed.put(key(destination, writer.getKey()), writer.getValue());
     Route route = addRoute(reader.getValue(), writer.getValue());
@@ -644,20 +703,20 @@ public final class YarnRelays implements RelayProvisioner {
     return route;
   }
 
-  private List<Route> joinWithRouted(YarnSite site,
-      List<Map.Entry<ContainerId, RelayAddress>> relays) {
-    YarnSite other = site == source ? destination : source;
+  private List<Route> joinWithRouted(RelaySite site,
+      List<Map.Entry<String, RelayAddress>> relays) {
+    RelaySite other = site == source ? destination : source;
     if (relays.isEmpty() || (other.pending() > 0 && withinStartTimeout())) {
       return List.of();
     }
     List<RelayAddress> partners = new ArrayList<>();
-    for (Map.Entry<ContainerId, RelayAddress> relay : other.announced().entrySet()) {
+    for (Map.Entry<String, RelayAddress> relay : other.announced().entrySet()) {
       if (routed.containsKey(key(other, relay.getKey()))) {
         partners.add(relay.getValue());
       }
     }
     List<Route> joined = new ArrayList<>();
-    for (Map.Entry<ContainerId, RelayAddress> relay : relays) {
+    for (Map.Entry<String, RelayAddress> relay : relays) {
       Optional<RelayAddress> partner = partners.stream()
           .min(Comparator.comparingInt(address -> routesPerRelay.getOrDefault(address, 0)));
       if (partner.isEmpty()) {
@@ -678,8 +737,8 @@ public final class YarnRelays implements RelayProvisioner {
         < TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
   }
 
-  private static String key(YarnSite site, ContainerId container) {
-    return site.site() + "/" + container;
+  private static String key(RelaySite site, String relay) {
+    return site.site() + "/" + relay;
   }
 
   private static void sleep() {
@@ -764,7 +823,7 @@ public final class YarnRelays implements RelayProvisioner {
     }
     long now = System.nanoTime();
     for (RelayAddress relay : List.of(route.reader(), route.writer())) {
-      if (routed.containsValue(relay)) {
+      if (routed.containsValue(relay) && !runningRelays.contains(relay)) {
         droppedRelays.putIfAbsent(relay, now);
       }
     }
@@ -779,10 +838,11 @@ public final class YarnRelays implements RelayProvisioner {
   }
 
   private boolean replacementsLeft() {
-    return budget(source).anyLeft() || budget(destination).anyLeft();
+    return (startsRelays(source) && budget(source).anyLeft())
+        || (startsRelays(destination) && budget(destination).anyLeft());
   }
 
-  private ReplacementBudget budget(YarnSite site) {
+  private ReplacementBudget budget(RelaySite site) {
     return replacements.computeIfAbsent(site,
         any -> ReplacementBudget.perHour(settings.replacementsPerSite()));
   }
@@ -799,8 +859,23 @@ public final class YarnRelays implements RelayProvisioner {
    */
   @Override
   public synchronized boolean runsThisBuild(Route route) {
-    return (routed.containsValue(route.reader()) && routed.containsValue(route.writer()))
+    return (startedHere(route.reader()) && startedHere(route.writer()))
         || runningRelaysOfThisBuild;
+  }
+
+  /** Whether {@code relay} is a container of this copy that still runs. */
+  private boolean startedHere(RelayAddress relay) {
+    return routed.containsValue(relay) && !runningRelays.contains(relay);
+  }
+
+  /**
+   * Says whether the relays that ran before the copy, across from these containers or beside
+   * them, run the driver's build ({@code relaycp.copy.running-relays-same-build}); by default
+   * they may run another.
+   */
+  public synchronized YarnRelays runningRelaysOfThisBuild(boolean thisBuild) {
+    runningRelaysOfThisBuild = thisBuild;
+    return this;
   }
 
   @Override
@@ -808,10 +883,13 @@ public final class YarnRelays implements RelayProvisioner {
     return Map.of("src", source.launched(), "dst", destination.launched());
   }
 
-  /** The applications' ids by site, for messages and tests. */
+  /** The applications' ids by site ("src", "dst"), where this copy started relays. */
   public Map<String, String> applications() {
-    return Map.of("src", source.applicationId().toString(),
-        "dst", destination.applicationId().toString());
+    Map<String, String> applications = new LinkedHashMap<>();
+    for (RelaySite site : List.of(source, destination)) {
+      site.applicationId().ifPresent(id -> applications.put(site.site(), id));
+    }
+    return applications;
   }
 
   /**
@@ -839,8 +917,8 @@ public final class YarnRelays implements RelayProvisioner {
         }
       }
       List<String> busy = new ArrayList<>();
-      source.busy().forEach(container -> busy.add(key(source, container)));
-      destination.busy().forEach(container -> busy.add(key(destination, container)));
+      source.busy().forEach(relay -> busy.add(key(source, relay)));
+      destination.busy().forEach(relay -> busy.add(key(destination, relay)));
       if (busy.isEmpty()) {
         break;
       }

@@ -94,7 +94,7 @@ import org.slf4j.LoggerFactory;
  * in the environment or in a log. Each relay binds port 0 and announces {@code host:port} in
  * the transfer's folder; it stops once the driver's heartbeat file there is gone or still.
  */
-final class YarnSite implements AutoCloseable {
+final class YarnSite implements RelaySite {
   private static final Logger LOG = LoggerFactory.getLogger(YarnSite.class);
   static final String APPLICATION_TYPE = "RELAYCP";
   private static final String JAR = "relaycp.jar";
@@ -685,7 +685,8 @@ final class YarnSite implements AutoCloseable {
    * node without room leaves its relay unstarted (the copy goes on without it after the
    * start timeout) rather than doubling up elsewhere.
    */
-  synchronized void request(List<String> hosts) {
+  @Override
+  public synchronized void request(List<String> hosts) {
     for (String host : hosts) {
       ContainerRequest request = host == null
           ? new ContainerRequest(capability, null, null, ANY_NODE, true)
@@ -700,7 +701,8 @@ final class YarnSite implements AutoCloseable {
    * announcement never changes, so the folder is read only while a running container has
    * not been heard from: not on every look once all relays are up.
    */
-  Map<ContainerId, RelayAddress> announced() {
+  @Override
+  public Map<String, RelayAddress> announced() {
     if (!announcedAddresses.keySet().containsAll(running.keySet())) {
       try {
         Map<String, String> addresses = announcements.read();
@@ -714,11 +716,11 @@ final class YarnSite implements AutoCloseable {
         LOG.debug("Cannot read the {} relays' announcements", site, e);
       }
     }
-    Map<ContainerId, RelayAddress> relays = new LinkedHashMap<>();
+    Map<String, RelayAddress> relays = new LinkedHashMap<>();
     for (ContainerId container : running.keySet()) {
       RelayAddress address = announcedAddresses.get(container);
       if (address != null && !lost.contains(container)) {
-        relays.put(container, address);
+        relays.put(container.toString(), address);
       }
     }
     return relays;
@@ -728,7 +730,8 @@ final class YarnSite implements AutoCloseable {
    * The running relays that say they are busy with work that outlives the copy (making their
    * node's class-data archive); empty where the folder cannot be read.
    */
-  Set<ContainerId> busy() {
+  @Override
+  public Set<String> busy() {
     Set<String> names;
     try {
       names = announcements.busy();
@@ -736,29 +739,34 @@ final class YarnSite implements AutoCloseable {
       LOG.debug("Cannot read which {} relays are busy", site, e);
       return Set.of();
     }
-    Set<ContainerId> busy = new HashSet<>();
+    Set<String> busy = new HashSet<>();
     for (ContainerId container : running.keySet()) {
       if (names.contains(container.toString())) {
-        busy.add(container);
+        busy.add(container.toString());
       }
     }
     return busy;
   }
 
   /** Containers that ended before the copy let them go; each is reported once. */
-  Set<ContainerId> takeLost() {
+  @Override
+  public Set<String> takeLost() {
     Set<ContainerId> taken = Set.copyOf(lost);
     lost.removeAll(taken);
-    return taken;
+    Set<String> names = new HashSet<>();
+    taken.forEach(container -> names.add(container.toString()));
+    return names;
   }
 
   /** Containers launched so far, replacements included. */
-  synchronized int launched() {
+  @Override
+  public synchronized int launched() {
     return launched;
   }
 
   /** Relays still to come: requests not yet given a container, and containers not yet heard from. */
-  int pending() {
+  @Override
+  public int pending() {
     int silent = 0;
     for (ContainerId container : running.keySet()) {
       if (!announcedAddresses.containsKey(container) && !lost.contains(container)) {
@@ -774,17 +782,20 @@ final class YarnSite implements AutoCloseable {
    * Whether a relay of this site may yet announce itself: containers asked for or not yet
    * heard from, or ended ones not yet looked at for a replacement ({@link #takeLost}).
    */
-  boolean mayYetAnnounce() {
+  @Override
+  public boolean mayYetAnnounce() {
     return pending() > 0 || !lost.isEmpty();
   }
 
   /** Why the site cannot run relays, or null. */
-  RelayCpException failure() {
+  @Override
+  public RelayCpException failure() {
     return failure;
   }
 
   /** How the last relay container that ended before its time ended, or null if none did. */
-  String lastContainerEnd() {
+  @Override
+  public String lastContainerEnd() {
     return lastEnd;
   }
 
@@ -821,7 +832,8 @@ final class YarnSite implements AutoCloseable {
    * Moves the heartbeat forward; false if the site's file system could not be reached. A beat
    * cut off by an interrupt (the relays closing) is not a failure worth a warning.
    */
-  boolean beat() {
+  @Override
+  public boolean beat() {
     try {
       heartbeat.beat();
       return true;
@@ -836,7 +848,8 @@ final class YarnSite implements AutoCloseable {
     }
   }
 
-  String site() {
+  @Override
+  public String site() {
     return site;
   }
 
@@ -845,8 +858,9 @@ final class YarnSite implements AutoCloseable {
     return fileSystem;
   }
 
-  ApplicationId applicationId() {
-    return applicationId;
+  @Override
+  public Optional<String> applicationId() {
+    return Optional.of(applicationId.toString());
   }
 
   /**

@@ -250,10 +250,24 @@ class CopyCommandTest {
 
   @Test
   void yarnOptionsAreCheckedTogether() {
+    // YARN on one site across from running relays on the other: those need their secret.
+    Result mixed = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--relays", "yarn",
+        "--dst-relays", "dn1:7070");
+    assertThat(mixed.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(mixed.err()).contains("need --secret-file");
+    Result reversed = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--relays",
+        "dn1:7070", "--dst-relays", "yarn");
+    assertThat(reversed.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(reversed.err()).contains("need --secret-file");
+    Result noSource = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--dst-relays",
+        "yarn");
+    assertThat(noSource.exitCode()).isEqualTo(ExitCodes.USER);
+    assertThat(noSource.err()).contains("--dst-relays yarn needs --relays too");
     assertThat(run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--relays", "yarn",
-        "--dst-relays", "dn1:7070").err()).contains("drop --dst-relays or add yarn to it");
+        "--dst-relays", "yarn,dn1:7070", "--secret-file", "/etc/hostname").err())
+        .contains("need running source relays beside --relays yarn");
     assertThat(run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--local-relays", "1",
-        "--src-conf", "/etc").err()).contains("steer --relays yarn");
+        "--src-conf", "/etc").err()).contains("steer the relays YARN starts");
     Result missing = run("copy", "hdfs://nn:8020/a", "hdfs://nn:8020/b", "--relays", "yarn",
         "--src-conf", temporary.resolve("absent").toString());
     assertThat(missing.exitCode()).isEqualTo(ExitCodes.USER);

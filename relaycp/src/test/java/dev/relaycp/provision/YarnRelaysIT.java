@@ -10,6 +10,8 @@ import dev.relaycp.cli.RelayCpTool;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
+import dev.relaycp.relay.RelayServer;
+import dev.relaycp.relay.RelaySettings;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.testkit.DemoDataset;
 import dev.relaycp.testkit.DriverCommand;
@@ -21,6 +23,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -499,6 +502,90 @@ class YarnRelaysIT {
         .contains("ask for what it allows with " + YarnRelaySettings.MEMORY_MB)
         .doesNotContain("\n");
     assertNothingLeftOf("/copy-too-large", stagedBefore);
+  }
+
+  /**
+   * One site's relays run already (started by hand, as on a cluster whose YARN the driver may
+   * not use) and YARN starts the other's: the copy pairs the containers with the running relays
+   * both ways round, verifies, starts nothing on the running relays' cluster, and leaves those
+   * relays running, as they were, while ending its own containers.
+   */
+  @Test
+  void yarnRelaysOnOneSiteCopyThroughRelaysRunningOnTheOther() throws Exception {
+    TransferSecret secret = TransferSecret.generate();
+    Path secretFile = temporary.resolve("secret");
+    secret.writeTo(secretFile);
+    List<RelayServer> running = new ArrayList<>();
+    try {
+      for (int relay = 0; relay < NODES; relay++) {
+        running.add(RelayServer.start(
+            RelaySettings.of("127.0.0.1", 0, secret, EmbeddedHdfs.clientConfiguration())));
+      }
+      String addresses = String.join(",", running.stream()
+          .map(relay -> "127.0.0.1:" + relay.localAddress().getPort()).toList());
+      List<String> stagedBefore = new ArrayList<>(staged(source));
+      stagedBefore.addAll(staged(destination));
+
+      Result intoRunning = copyAcross("/demo", "/copy-into-running", "yarn", addresses,
+          secretFile);
+
+      assertThat(intoRunning.exitCode()).as(intoRunning.err()).isZero();
+      JsonNode summary = intoRunning.json();
+      assertThat(summary.get("verified").asBoolean()).isTrue();
+      assertThat(summary.get("provisioner").asText()).isEqualTo("yarn");
+      assertThat(summary.get("relaysStarted").get("src").asInt()).isEqualTo(NODES);
+      assertThat(summary.get("relaysStarted").get("dst").asInt()).isZero();
+      assertThat(running.stream().mapToLong(relay -> relay.counters().chunksWritten()).sum())
+          .as("chunks the running destination relays wrote").isPositive();
+      assertThat(everSubmitted(destination, "/copy-into-running"))
+          .as("applications on the destination, whose relays run already").isEmpty();
+      assertNothingLeftOf("/copy-into-running", stagedBefore);
+
+      Result fromRunning = copyAcross("/demo", "/copy-from-running", addresses, "yarn",
+          secretFile);
+
+      assertThat(fromRunning.exitCode()).as(fromRunning.err()).isZero();
+      summary = fromRunning.json();
+      assertThat(summary.get("verified").asBoolean()).isTrue();
+      assertThat(summary.get("relaysStarted").get("src").asInt()).isZero();
+      assertThat(summary.get("relaysStarted").get("dst").asInt()).isEqualTo(NODES);
+      assertThat(running.stream().mapToLong(relay -> relay.counters().chunksRead()).sum())
+          .as("chunks the running source relays read").isPositive();
+      assertThat(everSubmitted(source, "/copy-from-running"))
+          .as("applications on the source, whose relays run already").isEmpty();
+      assertNothingLeftOf("/copy-from-running", stagedBefore);
+      awaitNoRelayContainers(30);
+      for (RelayServer relay : running) {
+        try (Socket connection = new Socket()) {
+          connection.connect(relay.localAddress(), 5_000);
+        }
+      }
+    } finally {
+      running.forEach(RelayServer::close);
+    }
+  }
+
+  /**
+   * {@code copy SRC DST} with {@code relays} as --relays and {@code destinationRelays} as
+   * --dst-relays, one of them yarn, and the running relays' secret.
+   */
+  private static Result copyAcross(String sourcePath, String target, String relays,
+      String destinationRelays, Path secretFile) {
+    List<String> args = copyArguments(sourcePath, target);
+    args.set(args.indexOf("--relays") + 1, relays);
+    args.addAll(List.of("--dst-relays", destinationRelays,
+        "--secret-file", secretFile.toString(), "--json"));
+    return run(args);
+  }
+
+  /** The relaycp applications ever submitted on {@code site} for a copy into {@code target}. */
+  private static List<String> everSubmitted(EmbeddedSite site, String target) throws Exception {
+    try (YarnClient client = YarnClient.createYarnClient()) {
+      client.init(site.configuration());
+      client.start();
+      return client.getApplications(Set.of(TYPE)).stream()
+          .map(ApplicationReport::getName).filter(name -> name.endsWith(target)).toList();
+    }
   }
 
   /**
