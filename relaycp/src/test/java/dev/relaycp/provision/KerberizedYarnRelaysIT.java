@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.relaycp.config.RelayKeys;
+import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.testkit.DriverCommand;
 import dev.relaycp.testkit.EmbeddedSite;
 import dev.relaycp.transfer.KerberizedClusters;
@@ -14,8 +16,10 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -23,6 +27,7 @@ import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
@@ -249,17 +254,12 @@ class KerberizedYarnRelaysIT {
   }
 
   /**
-   * A driver that holds delegation tokens and no Kerberos login, as an Oozie launcher's action
-   * does, copies through YARN relays: each site's ApplicationMaster container gets the HDFS
-   * token the driver holds (taken with the ResourceManager as renewer, as Oozie takes them),
-   * since asking for a new one needs a Kerberos login, and YARN leaves that token valid when the
-   * applications end: it is the launcher's, for what its workflow does next.
+   * Writes to {@code tokens} what an Oozie launcher holds for alice, and returns it: an HDFS
+   * token for each cluster (taken with the ResourceManager as renewer, as Oozie takes them) and
+   * one for the ResourceManager.
    */
-  @Test
-  void aDriverHoldingOnlyTokensCopiesThroughYarnRelaysAndItsTokensOutliveTheCopy()
-      throws Exception {
-    Path tokens = base.resolve("launcher.tokens");
-    Credentials launcher = clusters.asUser("alice", () -> {
+  private static Credentials writeLauncherTokens(Path tokens) throws Exception {
+    return clusters.asUser("alice", () -> {
       Credentials credentials = new Credentials();
       String renewer = clusters.servicePrincipal();
       for (URI cluster : List.of(clusters.sourceUri("/"), clusters.destinationUri("/"))) {
@@ -280,6 +280,20 @@ class KerberizedYarnRelaysIT {
           new org.apache.hadoop.fs.Path(tokens.toUri()), clusters.configuration());
       return credentials;
     });
+  }
+
+  /**
+   * A driver that holds delegation tokens and no Kerberos login, as an Oozie launcher's action
+   * does, copies through YARN relays: each site's ApplicationMaster container gets the HDFS
+   * token the driver holds (taken with the ResourceManager as renewer, as Oozie takes them),
+   * since asking for a new one needs a Kerberos login, and YARN leaves that token valid when the
+   * applications end: it is the launcher's, for what its workflow does next.
+   */
+  @Test
+  void aDriverHoldingOnlyTokensCopiesThroughYarnRelaysAndItsTokensOutliveTheCopy()
+      throws Exception {
+    Path tokens = base.resolve("launcher.tokens");
+    Credentials launcher = writeLauncherTokens(tokens);
     assertThat(launcher.numberOfTokens()).as("two clusters' tokens and YARN's").isEqualTo(3);
 
     Run copy = waitFor("launcher", startWithTokens("launcher", List.of("copy",
@@ -311,6 +325,50 @@ class KerberizedYarnRelaysIT {
       } while (System.nanoTime() < deadline);
       return null;
     });
+  }
+
+  /**
+   * A launcher's driver (tokens only) lets YARN start relays on one cluster and copies through
+   * relays that run already on the other, as a service logged in as itself (the relay processes
+   * here log in as the clusters' service principal): the relays act for alice with the tokens
+   * the driver hands them, the files are hers, and one application only was submitted.
+   */
+  @Test
+  void aDriverHoldingOnlyTokensCopiesThroughYarnRelaysIntoRelaysRunningOnTheOtherCluster()
+      throws Exception {
+    writeLauncherTokens(base.resolve("across.tokens"));
+    Path secretFile = base.resolve("across.secret");
+    TransferSecret.generate().writeTo(secretFile);
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (String key : List.of(
+        CommonConfigurationKeysPublic.HADOOP_SECURITY_AUTHENTICATION,
+        CommonConfigurationKeysPublic.HADOOP_SECURITY_AUTH_TO_LOCAL,
+        DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY,
+        DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY)) {
+      properties.put(key, clusters.configuration().get(key));
+    }
+    properties.put(RelayKeys.RELAY_JAVA_OPTS.key(),
+        "-Djava.security.krb5.conf=" + clusters.krb5Conf());
+    try (LocalRelayProcesses running = LocalRelayProcesses.start(1, secretFile, properties,
+        List.of("--principal", clusters.servicePrincipal(),
+            "--keytab", clusters.serviceKeytab().toString()), Optional.empty())) {
+      String writer = running.routes().get(0).writer().toString();
+
+      Run copy = waitFor("across", startWithTokens("across", List.of("copy",
+          clusters.sourceUri("/shared/data").toString(),
+          clusters.destinationUri("/user/alice/across").toString(),
+          "--relays", "yarn", "--dst-relays", writer, "--secret-file", secretFile.toString(),
+          "--json", "--no-progress", "--no-history"), base.resolve("across.tokens")));
+
+      assertThat(copy.exitCode()).as(String.join("\n", copy.errors())).isZero();
+      JsonNode summary = new ObjectMapper().readTree(copy.out());
+      assertThat(summary.get("verified").asBoolean()).isTrue();
+      assertThat(summary.get("relaysStarted").get("src").asInt()).isPositive();
+      assertThat(summary.get("relaysStarted").get("dst").asInt()).isZero();
+      assertCopiedAsAlice("/user/alice/across");
+      assertNothingLeft(
+          "relaycp hdfs://", System.getProperty("user.name"), "/user/alice/across", 1);
+    }
   }
 
   /**
@@ -409,6 +467,12 @@ class KerberizedYarnRelaysIT {
    */
   private static void assertNothingLeft(String namePrefix, String stagingUser, String nameEnd)
       throws Exception {
+    assertNothingLeft(namePrefix, stagingUser, nameEnd, 2);
+  }
+
+  /** {@link #assertNothingLeft}, of a copy that started relays on {@code sites} sites. */
+  private static void assertNothingLeft(String namePrefix, String stagingUser, String nameEnd,
+      int sites) throws Exception {
     clusters.asSuperuser(() -> {
       for (URI cluster : List.of(clusters.sourceUri("/"), clusters.destinationUri("/"))) {
         try (FileSystem files = FileSystem.newInstance(cluster, clusters.configuration())) {
@@ -433,7 +497,8 @@ class KerberizedYarnRelaysIT {
             .filter(application -> application.getName().startsWith(namePrefix)
                 && application.getName().endsWith(nameEnd))
             .toList();
-        assertThat(applications).as("both sites' applications were submitted").hasSize(2);
+        assertThat(applications).as("one application a site with relays YARN started")
+            .hasSize(sites);
         for (ApplicationReport application : applications) {
           assertThat(application.getUser()).isEqualTo("alice");
           assertThat(application.getYarnApplicationState()).as(application.getName())
