@@ -109,6 +109,14 @@ final class YarnSite implements RelaySite {
   /** How a NodeManager's diagnostics begin the quoted tail of a container's stderr. */
   private static final Pattern STDERR_TAIL =
       Pattern.compile("Last \\d+ bytes of \\S*stderr\\S* :\\n");
+  /**
+   * How a ResourceManager says it will never take an application in its queue (one it does not
+   * have, a parent queue, one that is stopped or that the user may not submit to); a queue
+   * that is full for now ("cannot accept submission" for its limits) is not among them.
+   */
+  private static final Pattern QUEUE_REFUSAL = Pattern.compile(
+      "unknown queue|non-leaf queue|permission to submit|is STOPPED");
+  private static final String SUBMITTED_BY = "submitted by user ";
   /** The ApplicationMaster container's memory: a small JVM that hands a token on and waits. */
   private static final int MASTER_CONTAINER_MEGABYTES = 256;
   /** How a relay container's log4j is set up, by name: provision does not depend on cli. */
@@ -344,10 +352,37 @@ final class YarnSite implements RelaySite {
     if (e instanceof RelayCpException relay) {
       return relay;
     }
+    Optional<String> refusal = queueRefusal(e.getMessage());
+    if (refusal.isPresent()) {
+      return queueRefused(site, settings, refusal.get(), e);
+    }
     return new RelayCpException(ErrorCode.RELAY_START_FAILED, "starting relays on the " + site
         + " cluster through YARN failed: " + firstLine(e.getMessage())
         + "; check that its ResourceManager (" + resourceManagers(configuration)
         + ") runs and takes applications in queue " + settings.queue(), e);
+  }
+
+  /**
+   * What a ResourceManager's refusal of the application's queue says ({@link #QUEUE_REFUSAL}),
+   * where {@code message} is one: from the last "submitted by user", since YARN repeats the
+   * application's name before it; else empty.
+   */
+  static Optional<String> queueRefusal(String message) {
+    if (message == null || !QUEUE_REFUSAL.matcher(message).find()) {
+      return Optional.empty();
+    }
+    String said = firstLine(message);
+    int last = said.lastIndexOf(SUBMITTED_BY);
+    return Optional.of(last >= 0 ? said.substring(last) : said);
+  }
+
+  /** A queue refusal is the user's to fix, with the setting that names the queue. */
+  private static RelayCpException queueRefused(String site, YarnRelaySettings settings,
+      String refusal, Exception cause) {
+    return new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the " + site + " cluster's"
+        + " ResourceManager refused the relays' application in queue " + settings.queue()
+        + " (" + refusal + "); set " + YarnRelaySettings.QUEUE + " to a queue of that cluster"
+        + " this user may submit to (`mapred queue -list` names them)", cause);
   }
 
   /**
@@ -594,9 +629,13 @@ final class YarnSite implements RelaySite {
       ApplicationReport report = yarnClient.getApplicationReport(applicationId);
       YarnApplicationState state = report.getYarnApplicationState();
       if (hasEnded(state)) {
+        Optional<String> refusal = queueRefusal(report.getDiagnostics());
+        if (refusal.isPresent()) {
+          throw queueRefused(site, settings, refusal.get(), null);
+        }
         throw new RelayCpException(ErrorCode.RELAY_START_FAILED, "YARN ended the " + site
             + " relays' application " + applicationId + " before it started ("
-            + firstLine(report.getDiagnostics()) + ")");
+            + reason(report.getDiagnostics()) + ")");
       }
       if (report.getCurrentApplicationAttemptId() != null) {
         ApplicationAttemptReport attempt =

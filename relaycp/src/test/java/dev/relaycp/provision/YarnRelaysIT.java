@@ -505,6 +505,25 @@ class YarnRelaysIT {
   }
 
   /**
+   * A queue the cluster does not have is a user error (exit 3) naming the setting, not a start
+   * failure worth a retry; nothing is left.
+   */
+  @Test
+  void aQueueTheClusterDoesNotHaveIsAUserErrorNamingTheSetting() throws Exception {
+    List<String> stagedBefore = new ArrayList<>(staged(source));
+    stagedBefore.addAll(staged(destination));
+    Result result = copy("/demo", "/copy-no-such-queue",
+        "-D", YarnRelaySettings.QUEUE + "=no-such-queue");
+
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(3);
+    assertThat(result.err().strip()).startsWith("relaycp: the ")
+        .contains("no-such-queue").contains(YarnRelaySettings.QUEUE).doesNotContain("\n");
+    assertNothingLeftOf("/copy-no-such-queue", stagedBefore);
+    assertThat(FileSystem.get(destination.uri("/"), new Configuration())
+        .exists(new org.apache.hadoop.fs.Path("/copy-no-such-queue"))).isFalse();
+  }
+
+  /**
    * One site's relays run already (started by hand, as on a cluster whose YARN the driver may
    * not use) and YARN starts the other's: the copy pairs the containers with the running relays
    * both ways round, verifies, starts nothing on the running relays' cluster, and leaves those

@@ -177,4 +177,25 @@ class YarnRelaysTest {
     }
     return jar;
   }
+
+  /** The ResourceManagers' own words (Hadoop 3.5's CapacityScheduler and RMAppManager). */
+  @Test
+  void aQueueTheResourceManagerWillNeverTakeIsToldFromOneFullForNow() {
+    assertThat(YarnSite.queueRefusal("Failed to submit application_1_0001 to YARN : Application"
+        + " application_1_0001 submitted by user rootApplication application_1_0001 submitted"
+        + " by user root to unknown queue: no-such-queue"))
+        .contains("submitted by user root to unknown queue: no-such-queue");
+    assertThat(YarnSite.queueRefusal("Application application_1_0002 submitted by user alice"
+        + " to non-leaf queue : root")).contains(
+            "submitted by user alice to non-leaf queue : root");
+    assertThat(YarnSite.queueRefusal("User alice does not have permission to submit"
+        + " application_1_0003 to queue etl")).isPresent();
+    assertThat(YarnSite.queueRefusal("Queue etl is STOPPED. Cannot accept submission of"
+        + " application: application_1_0004")).isPresent();
+    assertThat(YarnSite.queueRefusal("Queue etl already has 10000 applications, cannot accept"
+        + " submission of application: application_1_0005")).isEmpty();
+    assertThat(YarnSite.queueRefusal("Maximum system application limit reached,cannot accept"
+        + " submission of application: application_1_0006")).isEmpty();
+    assertThat(YarnSite.queueRefusal(null)).isEmpty();
+  }
 }
