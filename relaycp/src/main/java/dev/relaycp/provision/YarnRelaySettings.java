@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.relay.PortRange;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -112,6 +113,8 @@ public record YarnRelaySettings(
       throw invalid(QUEUE, "must name a queue", "''");
     }
     String jar = configuration.getTrimmed(JAR, "");
+    // Read by each relay as it binds; checked here so a bad range fails before anything starts.
+    PortRange.from(configuration);
     return new YarnRelaySettings(queue, memory, cores,
         withHeapWithin(memory, configuration.getTrimmed(JAVA_OPTS, DEFAULT_JAVA_OPTS)),
         configuration.getTrimmed(STAGING_DIR, "/tmp/relaycp-staging"),

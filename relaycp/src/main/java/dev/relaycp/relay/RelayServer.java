@@ -2,6 +2,7 @@ package dev.relaycp.relay;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
@@ -15,9 +16,14 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +61,8 @@ public final class RelayServer implements AutoCloseable {
   /** Binds and starts serving; throws a RelayCpException when the port cannot be bound. */
   public static RelayServer start(RelaySettings settings) {
     requireNonNull(settings, "settings is null");
+    Optional<PortRange> range =
+        settings.port() == 0 ? settings.portRange() : Optional.empty();
     EventLoopGroup acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("relay-accept", true));
     EventLoopGroup eventLoops = new NioEventLoopGroup(0, new DefaultThreadFactory("relay-io", true));
     DefaultThreadFactory workerThreads = new DefaultThreadFactory("relay-worker", true);
@@ -79,28 +87,55 @@ public final class RelayServer implements AutoCloseable {
         .childHandler(new RelayServerInitializer(settings, connector,
             new HadoopRangeReader(opener), new HadoopChunkWriter(opener), workers,
             new DefaultThreadFactory("relay-reader", true), counters, scopes));
-    // A failed bind completes the future with a checked BindException, which sync() would
-    // rethrow undeclared: read the outcome instead.
-    Throwable failure;
-    try {
-      ChannelFuture bound =
-          bootstrap.bind(settings.bindHost(), settings.port()).awaitUninterruptibly();
-      if (bound.isSuccess()) {
-        Channel listener = bound.channel();
-        LOG.info("Relay listening on {}", listener.localAddress());
-        return new RelayServer(
-            acceptors, eventLoops, workers, listener, counters, settings.tls(), scopes);
+    Throwable failure = null;
+    for (int port : candidatePorts(settings.port(), range)) {
+      // A failed bind completes the future with a checked BindException, which sync() would
+      // rethrow undeclared: read the outcome instead.
+      try {
+        ChannelFuture bound = bootstrap.bind(settings.bindHost(), port).awaitUninterruptibly();
+        if (bound.isSuccess()) {
+          Channel listener = bound.channel();
+          LOG.info("Relay listening on {}", listener.localAddress());
+          return new RelayServer(
+              acceptors, eventLoops, workers, listener, counters, settings.tls(), scopes);
+        }
+        failure = bound.cause();
+      } catch (RuntimeException e) {
+        failure = e;
       }
-      failure = bound.cause();
-    } catch (RuntimeException e) {
-      failure = e;
+      if (!(failure instanceof BindException)) {
+        break;
+      }
     }
     acceptors.shutdownGracefully(0, 0, TimeUnit.SECONDS);
     eventLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
     workers.shutdownNow();
+    if (range.isPresent() && failure instanceof BindException) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot listen on any port of "
+          + RelayKeys.RELAY_PORT_RANGE.key() + " " + range.get() + " on " + settings.bindHost()
+          + ": all " + range.get().size() + " are in use; widen the range", failure);
+    }
     throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
         "cannot listen on " + settings.bindHost() + ":" + settings.port() + ": "
             + failure.getMessage() + "; choose a free --port (0 picks one)", failure);
+  }
+
+  /**
+   * The ports to try, in order: {@code port} alone, or with a {@code range} each of its ports
+   * once from a random one on, so that relays starting on one host at once seldom race for
+   * the same port.
+   */
+  static List<Integer> candidatePorts(int port, Optional<PortRange> range) {
+    if (range.isEmpty()) {
+      return List.of(port);
+    }
+    PortRange ports = range.get();
+    int start = ThreadLocalRandom.current().nextInt(ports.size());
+    List<Integer> candidates = new ArrayList<>(ports.size());
+    for (int index = 0; index < ports.size(); index++) {
+      candidates.add(ports.first() + (start + index) % ports.size());
+    }
+    return candidates;
   }
 
   public InetSocketAddress localAddress() {

@@ -3,6 +3,7 @@ package dev.relaycp.relay;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.config.RelayKeys;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -69,6 +70,14 @@ public record RelaySettings(
     return new RelaySettings(bindHost, port, secret, configuration, 0,
         DEFAULT_DATA_FRAME_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS,
         DEFAULT_PARALLEL_STREAMS, DEFAULT_SILENCE_TIMEOUT_MILLIS);
+  }
+
+  /**
+   * The ports to listen on where {@link #port} is 0: {@code relaycp.relay.port-range} of the
+   * configuration; empty for any free port.
+   */
+  public Optional<PortRange> portRange() {
+    return PortRange.from(configuration);
   }
 
   /** Whether connections run in TLS: {@code relaycp.relay.tls} of the configuration. */

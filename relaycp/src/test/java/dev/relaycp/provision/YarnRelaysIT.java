@@ -10,6 +10,7 @@ import dev.relaycp.cli.RelayCpTool;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
+import dev.relaycp.relay.PortRange;
 import dev.relaycp.relay.RelayServer;
 import dev.relaycp.relay.RelaySettings;
 import dev.relaycp.relay.TransferSecret;
@@ -23,6 +24,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +39,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -524,6 +528,61 @@ class YarnRelaysIT {
   }
 
   /**
+   * relaycp.relay.port-range, as a firewall between datacenters asks: every relay container of
+   * the copy listens on a port of the range (each says where in its syslog as it announces
+   * itself); a value that is no range is refused before anything starts.
+   */
+  @Test
+  void relayContainersListenOnPortsOfTheRangeGiven() throws Exception {
+    int first;
+    try (ServerSocket probe = new ServerSocket(0)) {
+      first = Math.min(probe.getLocalPort(), 65_000);
+    }
+    PortRange range = new PortRange(first, first + 39);
+    Result result = copy("/demo", "/copy-port-range",
+        "-D", "relaycp.relay.port-range=" + range);
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(result.json().get("verified").asBoolean()).isTrue();
+    for (EmbeddedSite site : List.of(source, destination)) {
+      List<String> applications = everSubmittedIds(site, "/copy-port-range");
+      assertThat(applications).as(site.name() + " applications").hasSize(1);
+      List<Integer> ports = new ArrayList<>();
+      for (Path syslog : site.containerLogs("syslog")) {
+        if (syslog.toString().contains(applications.get(0))) {
+          Files.readAllLines(syslog).stream()
+              .map(ANNOUNCED::matcher).filter(Matcher::find)
+              .forEach(found -> ports.add(Integer.parseInt(found.group(1))));
+        }
+      }
+      assertThat(ports).as(site.name() + " relays' ports").isNotEmpty()
+          .allMatch(range::contains);
+    }
+
+    Result refused = copy("/demo", "/copy-no-range", "-D", "relaycp.relay.port-range=50100-");
+
+    assertThat(refused.exitCode()).as(refused.err()).isEqualTo(3);
+    assertThat(refused.err().strip()).isEqualTo("relaycp: relaycp.relay.port-range must be"
+        + " FIRST-LAST (ports 1 to 65535, e.g. 50100-50199) or one port, got '50100-'");
+    assertThat(everSubmittedIds(source, "/copy-no-range")).isEmpty();
+    assertThat(everSubmittedIds(destination, "/copy-no-range")).isEmpty();
+  }
+
+  private static final Pattern ANNOUNCED = Pattern.compile("Announced [^ ]+:(\\d+) as ");
+
+  /** The ids of the relaycp applications ever submitted on {@code site} for {@code target}. */
+  private static List<String> everSubmittedIds(EmbeddedSite site, String target)
+      throws Exception {
+    try (YarnClient client = YarnClient.createYarnClient()) {
+      client.init(site.configuration());
+      client.start();
+      return client.getApplications(Set.of(TYPE)).stream()
+          .filter(report -> report.getName().endsWith(target))
+          .map(report -> report.getApplicationId().toString()).toList();
+    }
+  }
+
+  /**
    * One site's relays run already (started by hand, as on a cluster whose YARN the driver may
    * not use) and YARN starts the other's: the copy pairs the containers with the running relays
    * both ways round, verifies, starts nothing on the running relays' cluster, and leaves those
@@ -556,7 +615,7 @@ class YarnRelaysIT {
       assertThat(summary.get("relaysStarted").get("dst").asInt()).isZero();
       assertThat(running.stream().mapToLong(relay -> relay.counters().chunksWritten()).sum())
           .as("chunks the running destination relays wrote").isPositive();
-      assertThat(everSubmitted(destination, "/copy-into-running"))
+      assertThat(everSubmittedIds(destination, "/copy-into-running"))
           .as("applications on the destination, whose relays run already").isEmpty();
       assertNothingLeftOf("/copy-into-running", stagedBefore);
 
@@ -570,7 +629,7 @@ class YarnRelaysIT {
       assertThat(summary.get("relaysStarted").get("dst").asInt()).isEqualTo(NODES);
       assertThat(running.stream().mapToLong(relay -> relay.counters().chunksRead()).sum())
           .as("chunks the running source relays read").isPositive();
-      assertThat(everSubmitted(source, "/copy-from-running"))
+      assertThat(everSubmittedIds(source, "/copy-from-running"))
           .as("applications on the source, whose relays run already").isEmpty();
       assertNothingLeftOf("/copy-from-running", stagedBefore);
       awaitNoRelayContainers(30);
@@ -597,15 +656,6 @@ class YarnRelaysIT {
     return run(args);
   }
 
-  /** The relaycp applications ever submitted on {@code site} for a copy into {@code target}. */
-  private static List<String> everSubmitted(EmbeddedSite site, String target) throws Exception {
-    try (YarnClient client = YarnClient.createYarnClient()) {
-      client.init(site.configuration());
-      client.start();
-      return client.getApplications(Set.of(TYPE)).stream()
-          .map(ApplicationReport::getName).filter(name -> name.endsWith(target)).toList();
-    }
-  }
 
   /**
    * The driver opens DST with --dst-conf's settings, as the destination's relays open it: a
