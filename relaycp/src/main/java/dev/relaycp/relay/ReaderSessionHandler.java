@@ -22,6 +22,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,10 +61,14 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
   /** How long to keep trying a writer that answered before and is gone now. */
   private static final long WRITER_WAIT_SECONDS = 5;
   /**
-   * How long to keep trying a writer never reached yet: a spawned relay on the other site may
-   * boot later than this one; as long as the driver waits for a reader that is not up yet.
+   * How long to keep trying a writer never reached yet. Every route's writer listened before
+   * the route joined (YARN's relays announce themselves once they listen, spawned ones have
+   * answered the driver, running ones are named as running), so one that does not answer
+   * within a few of TCP's retries is gone or cannot be reached from here: its chunks fail at
+   * once (RELAY_UNREACHABLE) and the driver drops the route, rather than the route stalling
+   * until the driver's stall deadline.
    */
-  private static final long WRITER_BOOT_WAIT_SECONDS = 120;
+  private static final long WRITER_FIRST_WAIT_SECONDS = 15;
 
   private final TransferScope scope;
   private final RelayConnector connector;
@@ -260,9 +265,20 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
     WriterLink fresh = new WriterLink(address);
     try {
       long waitSeconds =
-          writersReached.contains(address) ? WRITER_WAIT_SECONDS : WRITER_BOOT_WAIT_SECONDS;
+          writersReached.contains(address) ? WRITER_WAIT_SECONDS : WRITER_FIRST_WAIT_SECONDS;
       long started = System.nanoTime();
-      fresh.connection = connector.connectWaiting(address, fresh, waitSeconds, 500);
+      try {
+        fresh.connection = connector.connectWaiting(address, fresh, waitSeconds, 500);
+      } catch (RelayCpException e) {
+        if (e.code() != ErrorCode.RELAY_UNREACHABLE) {
+          throw e;
+        }
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        InetSocketAddress here = (InetSocketAddress) driver.localAddress();
+        throw new RelayCpException(ErrorCode.RELAY_UNREACHABLE, "the reader relay at "
+            + here.getAddress().getHostAddress() + ":" + here.getPort()
+            + " cannot reach writer relay " + address + " (" + cause.getMessage() + ")", e);
+      }
       fresh.connection.send(scope.transfer());
       writersReached.add(address);
       LOG.debug("Connected to writer relay {} in {} ms ({} connections open)", address,

@@ -608,6 +608,8 @@ public final class CopyDriver {
     private final AtomicInteger chunksDone = new AtomicInteger();
     private final AtomicInteger chunksResent = new AtomicInteger();
     private final AtomicInteger routesDropped = new AtomicInteger();
+    /** Why the last route to drop dropped, for the message of a copy left with none. */
+    private volatile String lastDropReason;
     private final RouteSource routeSource;
     /** Whether this copy asks writer relays of this build to give files their times. */
     private final boolean timesToWriters;
@@ -805,9 +807,11 @@ public final class CopyDriver {
     /** Fails the copy when no route is left and none may join. */
     void checkRoutesLeft() {
       if (liveRoutes() == 0 && !routeSource.mayJoin()) {
+        String why = lastDropReason;
         queue.fail(new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
-            "every route failed and no relay can replace them; check that the relays run and"
-                + " can reach both clusters"));
+            "every route failed and no relay can replace them"
+                + (why == null ? "" : ", the last because " + why)
+                + "; check that the relays run and can reach both clusters"));
       }
     }
 
@@ -1000,6 +1004,7 @@ public final class CopyDriver {
 
     @Override
     public void routeDropped(Route route, String why, List<Chunk> inFlight) {
+      lastDropReason = why;
       routesDropped.incrementAndGet();
       synchronized (routeCounters) {
         routeCounters.get(route).dropped();

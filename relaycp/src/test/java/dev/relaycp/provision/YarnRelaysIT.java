@@ -644,6 +644,41 @@ class YarnRelaysIT {
   }
 
   /**
+   * A running relay named across from YARN's that nobody runs (a wrong port, a host down):
+   * the copy fails saying which relay it could not reach, once the reader relays have given up
+   * on it and not when the stall deadline runs out (here 300 s), and leaves no container,
+   * staging folder or file behind.
+   */
+  @Test
+  void aRunningRelayThatIsNotThereFailsTheCopyAndLeavesNothing() throws Exception {
+    Path secretFile = temporary.resolve("secret");
+    TransferSecret.generate().writeTo(secretFile);
+    int closed;
+    try (ServerSocket probe = new ServerSocket(0)) {
+      closed = probe.getLocalPort();
+    }
+    List<String> stagedBefore = new ArrayList<>(staged(source));
+    stagedBefore.addAll(staged(destination));
+
+    long started = System.nanoTime();
+    List<String> args = copyArguments("/demo", "/copy-into-nobody");
+    args.addAll(List.of("--dst-relays", "127.0.0.1:" + closed,
+        "--secret-file", secretFile.toString(), "-D", "relaycp.copy.stall-seconds=300"));
+    Result result = run(args);
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(4);
+    assertThat(result.err().strip()).startsWith("relaycp: every route failed")
+        .contains("cannot reach writer relay 127.0.0.1:" + closed + " (Connection refused")
+        .doesNotContain("\n");
+    assertThat(seconds).as("failed before the stall deadline").isLessThan(200);
+    assertNothingLeftOf("/copy-into-nobody", stagedBefore);
+    awaitNoRelayContainers(30);
+    assertThat(FileSystem.get(destination.uri("/"), new Configuration())
+        .exists(new org.apache.hadoop.fs.Path("/copy-into-nobody"))).isFalse();
+  }
+
+  /**
    * {@code copy SRC DST} with {@code relays} as --relays and {@code destinationRelays} as
    * --dst-relays, one of them yarn, and the running relays' secret.
    */
