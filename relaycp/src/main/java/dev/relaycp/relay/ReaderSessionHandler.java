@@ -270,14 +270,21 @@ final class ReaderSessionHandler extends SimpleChannelInboundHandler<RelayMessag
       try {
         fresh.connection = connector.connectWaiting(address, fresh, waitSeconds, 500);
       } catch (RelayCpException e) {
-        if (e.code() != ErrorCode.RELAY_UNREACHABLE) {
-          throw e;
-        }
-        Throwable cause = e.getCause() == null ? e : e.getCause();
         InetSocketAddress here = (InetSocketAddress) driver.localAddress();
-        throw new RelayCpException(ErrorCode.RELAY_UNREACHABLE, "the reader relay at "
-            + here.getAddress().getHostAddress() + ":" + here.getPort()
-            + " cannot reach writer relay " + address + " (" + cause.getMessage() + ")", e);
+        String reader = "the reader relay at " + here.getAddress().getHostAddress() + ":"
+            + here.getPort();
+        if (e.code() == ErrorCode.RELAY_UNREACHABLE) {
+          Throwable cause = e.getCause() == null ? e : e.getCause();
+          throw new RelayCpException(ErrorCode.RELAY_UNREACHABLE, reader
+              + " cannot reach writer relay " + address + " (" + cause.getMessage() + ")", e);
+        }
+        if (e.code() == ErrorCode.RELAY_AUTHENTICATION_FAILED) {
+          throw new RelayCpException(ErrorCode.RELAY_AUTHENTICATION_FAILED, "writer relay "
+              + address + " refused " + reader + " in the handshake: the two were started"
+              + " with different secrets or relaycp.relay.tls settings, or the writer stopped;"
+              + " give the copy the running relays' --secret-file", e);
+        }
+        throw e;
       }
       fresh.connection.send(scope.transfer());
       writersReached.add(address);

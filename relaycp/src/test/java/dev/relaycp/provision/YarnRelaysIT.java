@@ -632,6 +632,21 @@ class YarnRelaysIT {
       assertThat(everSubmittedIds(source, "/copy-from-running"))
           .as("applications on the source, whose relays run already").isEmpty();
       assertNothingLeftOf("/copy-from-running", stagedBefore);
+
+      // Named with another secret than theirs, the running relays refuse YARN's: the copy
+      // fails saying so, and nothing is written.
+      Path otherSecret = temporary.resolve("other-secret");
+      TransferSecret.generate().writeTo(otherSecret);
+      Result refused = copyAcross("/demo", "/copy-wrong-secret", "yarn", addresses,
+          otherSecret);
+
+      assertThat(refused.exitCode()).as(refused.err()).isEqualTo(4);
+      assertThat(refused.err().strip()).startsWith("relaycp: every route failed")
+          .containsPattern("writer relay 127\\.0\\.0\\.1:\\d+ refused the reader relay at ")
+          .contains("different secrets").doesNotContain("\n");
+      assertNothingLeftOf("/copy-wrong-secret", stagedBefore);
+      assertThat(FileSystem.get(destination.uri("/"), new Configuration())
+          .exists(new org.apache.hadoop.fs.Path("/copy-wrong-secret"))).isFalse();
       awaitNoRelayContainers(30);
       for (RelayServer relay : running) {
         try (Socket connection = new Socket()) {
