@@ -55,9 +55,10 @@ import org.slf4j.LoggerFactory;
  * <p>While the copy runs, a monitor moves each site's heartbeat forward, asks YARN for a
  * replacement of every relay container that ends (up to {@link
  * YarnRelaySettings#replacementsPerSite()} within an hour), and hands each replacement to the
- * copy as a new route once it announces itself. Closing (also on Ctrl-C or SIGTERM, through a shutdown
- * hook) ends both applications and removes the staged files; a driver killed outright leaves
- * relays that stop themselves once its heartbeat has been still for the driver timeout.
+ * copy as a new route once it announces itself. Closing (also on Ctrl-C or SIGTERM, through a
+ * shutdown hook) ends the applications and removes the staged files, and leaves running relays
+ * running; a driver killed outright leaves relays that stop themselves once its heartbeat has
+ * been still for the driver timeout.
  */
 public final class YarnRelays implements RelayProvisioner {
   private static final Logger LOG = LoggerFactory.getLogger(YarnRelays.class);
@@ -947,7 +948,7 @@ public final class YarnRelays implements RelayProvisioner {
   }
 
   /**
-   * Ends both applications and removes both staging folders. A call made while another thread
+   * Ends the applications and removes their staging folders. A call made while another thread
    * closes returns only once that close has ended. The shutdown hook relies on that: on SIGTERM
    * the copy's own close may be under way when the hook runs, and once the hook returns Hadoop
    * closes the file systems and the JVM halts, which would cut that close off mid-way.
