@@ -69,9 +69,9 @@ public final class DemoClustersCommand implements Callable<Integer> {
   int blocks;
 
   @Option(names = "--yarn",
-      description = {"Start a MiniYARNCluster beside each cluster too, one NodeManager per",
-          "datanode, and write each site's configuration folder (named in the line as",
-          "sourceConf and destinationConf), for relays as YARN containers."})
+      description = "Start a MiniYARNCluster beside each cluster too, one NodeManager per"
+          + " datanode, and write each site's configuration folder (named in the line as"
+          + " sourceConf and destinationConf), for relays as YARN containers.")
   boolean yarn;
 
   private final InputStream stdin;

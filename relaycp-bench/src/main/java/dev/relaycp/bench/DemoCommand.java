@@ -51,9 +51,9 @@ public final class DemoCommand implements Callable<Integer> {
   int pairs;
 
   @Option(names = "--relays", defaultValue = "local", paramLabel = "local|yarn",
-      description = {"local: relay pairs as processes of this machine (--pairs). yarn: a",
-          "MiniYARNCluster beside each cluster, one NodeManager per datanode, and relaycp's",
-          "relays as its containers, one per datanode (default: ${DEFAULT-VALUE})."})
+      description = "local: relay pairs as processes of this machine (--pairs). yarn: a"
+          + " MiniYARNCluster beside each cluster, one NodeManager per datanode, and relaycp's"
+          + " relays as its containers, one per datanode (default: ${DEFAULT-VALUE}).")
   String relays;
 
   @Option(names = "--datanodes", defaultValue = "2", paramLabel = "N",

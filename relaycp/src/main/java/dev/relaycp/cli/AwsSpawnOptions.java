@@ -34,8 +34,8 @@ public final class AwsSpawnOptions {
   String destinationSubnet;
 
   @Option(names = "--src-security-group", split = ",", paramLabel = "SG",
-      description = {"Security group(s) of the source site's spawned relays; they must let the",
-          "destination site's relays and the driver reach the relay port."})
+      description = "Security group(s) of the source site's spawned relays; they must let the"
+          + " destination site's relays and the driver reach the relay port.")
   List<String> sourceSecurityGroups = new ArrayList<>();
 
   @Option(names = "--dst-security-group", split = ",", paramLabel = "SG",
@@ -43,8 +43,8 @@ public final class AwsSpawnOptions {
   List<String> destinationSecurityGroups = new ArrayList<>();
 
   @Option(names = "--image", paramLabel = "AMI",
-      description = {"AMI of every spawned relay: Java 17, the relaycp jar and the clusters'",
-          "Hadoop client configuration (see the README)."})
+      description = "AMI of every spawned relay: Java 17, the relaycp jar and the clusters'"
+          + " Hadoop client configuration (see the README).")
   String image;
 
   @Option(names = "--src-image", paramLabel = "AMI", description = "AMI of the source site's relays.")
@@ -59,16 +59,16 @@ public final class AwsSpawnOptions {
   String launchTemplate;
 
   @Option(names = "--vm-type", paramLabel = "auto|TYPE",
-      description = {"EC2 instance type of the spawned relays; auto (the default) takes the",
-          "catalog's most WAN per dollar in each site's region."})
+      description = "EC2 instance type of the spawned relays; auto (the default) takes the"
+          + " catalog's most WAN per dollar in each site's region.")
   String vmType;
 
   @Option(names = "--spot", description = "Spawn one-time spot instances instead of on-demand.")
   boolean spot;
 
   @Option(names = "--instance-profile", paramLabel = "NAME|ARN",
-      description = {"IAM instance profile of the spawned relays; its role must be allowed",
-          "ssm:GetParameter on the transfer's secret (see the README)."})
+      description = "IAM instance profile of the spawned relays; its role must be allowed"
+          + " ssm:GetParameter on the transfer's secret (see the README).")
   String instanceProfile;
 
   /** {@code base} with these options' keys set; {@code base} is not changed. */

@@ -48,16 +48,16 @@ public final class GcCommand implements Callable<Integer> {
   @Mixin HadoopOptions hadoop;
 
   @Option(names = "--older-than", paramLabel = "DURATION", defaultValue = "0",
-      description = {"Spare transfers that ended less than this long ago: 90s, 30m, 12h, 2d,",
-          "or ISO-8601 (PT1H). Default: ${DEFAULT-VALUE}, everything past its expiry."})
+      description = "Spare transfers that ended less than this long ago: 90s, 30m, 12h, 2d, or"
+          + " ISO-8601 (PT1H). Default: ${DEFAULT-VALUE}, everything past its expiry.")
   String olderThan;
 
   @Option(names = "--dry-run", description = "List what would be removed; remove nothing.")
   boolean dryRun;
 
   @Option(names = "--region", split = ",", paramLabel = "REGION",
-      description = {"AWS regions to look in (repeat or separate with commas). Default: those",
-          "of relaycp.spawn.aws.src.region and .dst.region (or relaycp.spawn.aws.region)."})
+      description = "AWS regions to look in (repeat or separate with commas). Default: those of"
+          + " relaycp.spawn.aws.src.region and .dst.region (or relaycp.spawn.aws.region).")
   List<String> regions = new ArrayList<>();
 
   @Option(names = "--json", description = "Print the result as JSON.")

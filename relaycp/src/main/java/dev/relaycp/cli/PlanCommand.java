@@ -82,11 +82,11 @@ public final class PlanCommand implements Callable<Integer> {
   @Mixin NodeOptions nodes = new NodeOptions();
 
   @Option(names = "--placement", paramLabel = "even|one|SIZE,...",
-      description = {"What-if: where the source's bytes are: spread evenly over its datanodes",
-          "(even, the default), all on one (one, as when one client wrote them from a",
-          "datanode), a size per datanode (4GiB,0,0), or a size per set of datanodes",
-          "holding the same blocks, numbered from 1 (1+2=3GiB,3=1GiB). A live plan reads",
-          "the listing's block locations."})
+      description = "What-if: where the source's bytes are: spread evenly over its datanodes"
+          + " (even, the default), all on one (one, as when one client wrote them from a"
+          + " datanode), a size per datanode (4GiB,0,0), or a size per set of datanodes holding"
+          + " the same blocks, numbered from 1 (1+2=3GiB,3=1GiB). A live plan reads the"
+          + " listing's block locations.")
   String placement;
 
   @Option(names = "--boot-seconds", paramLabel = "SECONDS",

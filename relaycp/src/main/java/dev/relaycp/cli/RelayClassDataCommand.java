@@ -50,8 +50,8 @@ public final class RelayClassDataCommand implements Callable<Integer> {
   Path folder;
 
   @Option(names = "--java-options", paramLabel = "OPTIONS",
-      description = {"The relays' JVM options, in the argument file and for the training",
-          "relay (default: relaycp.relay.java-opts, as for YARN relays)."})
+      description = "The relays' JVM options, in the argument file and for the training relay"
+          + " (default: relaycp.relay.java-opts, as for YARN relays).")
   String javaOptions;
 
   @Override

@@ -43,23 +43,22 @@ public final class RelayCommand implements Callable<Integer> {
   Path secretFile;
 
   @Option(names = "--tls-identity-file", paramLabel = "FILE",
-      description = {"File holding the driver's TLS key and certificate (PEM), which this relay",
-          "shows instead of making its own: RELAYCP_TLS_IDENTITY_FILE in a spawn command's",
-          "environment. Saves the relay a few tenths of a CPU-second as it starts."})
+      description = "File holding the driver's TLS key and certificate (PEM), which this relay"
+          + " shows instead of making its own: RELAYCP_TLS_IDENTITY_FILE in a spawn command's"
+          + " environment. Saves the relay a few tenths of a CPU-second as it starts.")
   Path tlsIdentityFile;
 
   @Option(names = "--warm-up", paramLabel = "SIZE", defaultValue = "0",
-      description = {"Before it listens, send SIZE bytes (e.g. 64MiB) through a private",
-          "loopback relay of its own (the same reader and writer, in plaintext), between",
-          "scratch files in java.io.tmpdir, then make one TLS handshake with itself, so that",
-          "its first chunks do not run while the JIT compiles (for relays started for one",
-          "copy). 0, the default, sends nothing."})
+      description = "Before it listens, send SIZE bytes (e.g. 64MiB) through a private loopback"
+          + " relay of its own (the same reader and writer, in plaintext), between scratch files"
+          + " in java.io.tmpdir, then make one TLS handshake with itself, so that its first"
+          + " chunks do not run while the JIT compiles (for relays started for one copy). 0, the"
+          + " default, sends nothing.")
   String warmUp;
 
   @Option(names = "--driver-heartbeat", paramLabel = "FILE_URI", hidden = true,
-      description = {"Stop once this file is gone or its modification time has not changed for",
-          "relaycp.relay.driver-timeout-seconds: how relays a driver",
-          "started follow it."})
+      description = "Stop once this file is gone or its modification time has not changed for"
+          + " relaycp.relay.driver-timeout-seconds: how relays a driver started follow it.")
   String driverHeartbeat;
 
   @Option(names = "--stop-on-stdin-eof", hidden = true,

@@ -39,22 +39,22 @@ public final class RelayOptions {
   private static final String YARN = "yarn";
 
   @Option(names = "--relays", split = ",", paramLabel = "yarn|HOST:PORT",
-      description = {"'yarn': start the source site's relays as YARN containers beside its",
-          "datanodes (one per datanode; see --relays-per-site) and stop them after.",
-          "HOST:PORT,...: running source-site relays (e.g. on datanodes). Each route pairs",
-          "one of these with one --dst-relays relay; without --dst-relays they also write.",
-          "Both: YARN's relays and these."})
+      description = "'yarn': start the source site's relays as YARN containers beside its"
+          + " datanodes (one per datanode; see --relays-per-site) and stop them after."
+          + " HOST:PORT,...: running source-site relays (e.g. on datanodes). Each route pairs"
+          + " one of these with one --dst-relays relay; without --dst-relays they also write."
+          + " Both: YARN's relays and these.")
   List<String> relays = new ArrayList<>();
 
   @Option(names = "--dst-relays", split = ",", paramLabel = "yarn|HOST:PORT",
-      description = {"The destination site's relays: 'yarn' (the default with --relays yarn),",
-          "running relays HOST:PORT,..., or both. One site's relays may run already while",
-          "YARN starts the other's (--relays yarn --dst-relays HOST:PORT, or the reverse)."})
+      description = "The destination site's relays: 'yarn' (the default with --relays yarn),"
+          + " running relays HOST:PORT,..., or both. One site's relays may run already while"
+          + " YARN starts the other's (--relays yarn --dst-relays HOST:PORT, or the reverse).")
   List<String> destinationRelays = new ArrayList<>();
 
   @Option(names = "--relay-pool", paramLabel = "FILE",
-      description = {"The relays a running `relaycp relay-pool --pool-file FILE` keeps on both",
-          "clusters (YARN containers already warm), and their secret."})
+      description = "The relays a running `relaycp relay-pool --pool-file FILE` keeps on both"
+          + " clusters (YARN containers already warm), and their secret.")
   Path relayPool;
 
   @Mixin YarnSiteOptions sites = new YarnSiteOptions();

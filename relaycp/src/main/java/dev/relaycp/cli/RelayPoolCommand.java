@@ -55,8 +55,8 @@ public final class RelayPoolCommand implements Callable<Integer> {
   @Mixin LoginOptions login;
 
   @Option(names = "--pool-file", required = true, paramLabel = "FILE",
-      description = {"Where the pool describes its relays (and their secret: readable by you",
-          "only) to the copies; remove it to stop the pool."})
+      description = "Where the pool describes its relays (and their secret: readable by you"
+          + " only) to the copies; remove it to stop the pool.")
   Path poolFile;
 
   @Mixin YarnSiteOptions sites;

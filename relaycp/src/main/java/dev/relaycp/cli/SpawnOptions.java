@@ -46,10 +46,10 @@ public final class SpawnOptions {
 
 
   @Option(names = "--spawn", paramLabel = "N",
-      description = {"Spawn N relay pairs for this copy through --spawn-backend, beside the",
-          "datanode relays (--relays); each pair joins as a route once both relays answer,",
-          "and every spawned host is released at the end. With --pairs auto the planner",
-          "chooses N."})
+      description = "Spawn N relay pairs for this copy through --spawn-backend, beside the"
+          + " datanode relays (--relays); each pair joins as a route once both relays answer,"
+          + " and every spawned host is released at the end. With --pairs auto the planner"
+          + " chooses N.")
   Integer spawn;
 
   @Option(names = "--spawn-backend", paramLabel = "aws|exec",
@@ -58,15 +58,15 @@ public final class SpawnOptions {
   String backend;
 
   @Option(names = "--spawn-command", paramLabel = "CMD",
-      description = {"exec backend: a shell command that starts one relay and prints its",
-          "host:port; {site} (src|dst), {slot} and {transfer} are replaced, and",
-          "RELAYCP_SECRET_FILE and RELAYCP_DRIVER_HEARTBEAT are in its environment."})
+      description = "exec backend: a shell command that starts one relay and prints its"
+          + " host:port; {site} (src|dst), {slot} and {transfer} are replaced, and"
+          + " RELAYCP_SECRET_FILE and RELAYCP_DRIVER_HEARTBEAT are in its environment.")
   String spawnCommand;
 
   @Option(names = "--release-command", paramLabel = "CMD",
-      description = {"exec backend: a shell command that stops one spawned relay ({address},",
-          "{handle}, {site}, {slot}, {transfer} replaced); without it the spawn command is",
-          "ended instead."})
+      description = "exec backend: a shell command that stops one spawned relay ({address},"
+          + " {handle}, {site}, {slot}, {transfer} replaced); without it the spawn command is"
+          + " ended instead.")
   String releaseCommand;
 
   @Option(names = "--spawn-timeout", paramLabel = "DURATION", defaultValue = "5m",
@@ -75,9 +75,9 @@ public final class SpawnOptions {
   String spawnTimeout;
 
   @Option(names = "--pretest",
-      description = {"Spawn twice the pairs, measure each with a timed send",
-          "(relaycp.spawn.pretest-bytes, default 16MiB), keep the fastest and",
-          "release the rest at once."})
+      description = "Spawn twice the pairs, measure each with a timed send"
+          + " (relaycp.spawn.pretest-bytes, default 16MiB), keep the fastest and release the"
+          + " rest at once.")
   boolean pretest;
 
   /** Whether any spawn option asks for spawned relays. */

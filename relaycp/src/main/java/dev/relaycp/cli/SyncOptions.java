@@ -22,9 +22,9 @@ import picocli.CommandLine.Option;
 /** Incremental sync as DistCp users run it: --update, --delete, -p, --filters, --diff. */
 public final class SyncOptions {
   @Option(names = "--update",
-      description = {"Sync as DistCp -update: skip files whose target has the same length and"
-          + " COMPOSITE_CRC checksum", "(and block size, when kept), replace the others; an"
-          + " existing target is no error."})
+      description = "Sync as DistCp -update: skip files whose target has the same length and"
+          + " COMPOSITE_CRC checksum (and block size, when kept), replace the others; an"
+          + " existing target is no error.")
   boolean update;
 
   @Option(names = "--delete",
@@ -33,9 +33,9 @@ public final class SyncOptions {
   boolean delete;
 
   @Option(names = {"-p", "--preserve"}, paramLabel = "rbugpaxt",
-      description = {"Attributes to keep, DistCp's -p letters: r replication, b block size,"
-          + " u user, g group,", "p permission, a ACL, x XAttr, t times (default: rbugpt)."
-          + " E.g. -prbugpt, --preserve rbpt."})
+      description = "Attributes to keep, DistCp's -p letters: r replication, b block size, u"
+          + " user, g group, p permission, a ACL, x XAttr, t times (default: rbugpt). E.g."
+          + " -prbugpt, --preserve rbpt.")
   String preserve;
 
   @Option(names = "--filters", paramLabel = "FILE",
@@ -44,9 +44,9 @@ public final class SyncOptions {
   Path filters;
 
   @Option(names = "--diff", arity = "2", paramLabel = "SNAPSHOT",
-      description = {"--diff FROM TO, with --update: copy only what SRC's HDFS snapshot diff"
-          + " from FROM to TO names,", "replaying its renames and deletions on DST, which must"
-          + " hold snapshot FROM and be unchanged since (DistCp -diff)."})
+      description = "--diff FROM TO, with --update: copy only what SRC's HDFS snapshot diff from"
+          + " FROM to TO names, replaying its renames and deletions on DST, which must hold"
+          + " snapshot FROM and be unchanged since (DistCp -diff).")
   List<String> diff;
 
   /** These options, checked against each other and --overwrite. */

@@ -44,4 +44,18 @@ class RelayCpToolTest {
     assertThat(relay.execute("relay", "--help")).isZero();
     assertThat(out.toString()).contains("Usage: relaycp relay").contains("--secret-file");
   }
+
+  /**
+   * picocli wraps each line of a description to the help's width on its own, so an option
+   * described by several lines of source text shows ragged lines; one paragraph wraps evenly.
+   */
+  @Test
+  void everyOptionIsDescribedInOneParagraph() {
+    for (CommandLine command : commandLineFor().getSubcommands().values()) {
+      for (CommandLine.Model.OptionSpec option : command.getCommandSpec().options()) {
+        assertThat(option.description()).as(command.getCommandName() + " " + option.longestName())
+            .hasSizeLessThanOrEqualTo(1);
+      }
+    }
+  }
 }
