@@ -610,6 +610,12 @@ public final class CopyDriver {
     private final AtomicInteger routesDropped = new AtomicInteger();
     /** Why the last route to drop dropped, for the message of a copy left with none. */
     private volatile String lastDropReason;
+    /**
+     * Whether every route that dropped did so because a relay refused its peer's secret: a
+     * copy left with no route then fails as the user's to fix (the relays' --secret-file), not
+     * as one a retry may mend.
+     */
+    private volatile boolean everyDropRefused = true;
     private final RouteSource routeSource;
     /** Whether this copy asks writer relays of this build to give files their times. */
     private final boolean timesToWriters;
@@ -804,11 +810,20 @@ public final class CopyDriver {
       return Math.max(0, routesTotal() - routesDropped.get());
     }
 
+    /**
+     * What a copy left with no route fails with: RELAY_AUTHENTICATION_FAILED where every route
+     * dropped for a refused secret, else NO_ROUTES_LEFT.
+     */
+    private ErrorCode noRoutesLeft() {
+      return everyDropRefused && routesDropped.get() > 0
+          ? ErrorCode.RELAY_AUTHENTICATION_FAILED : ErrorCode.NO_ROUTES_LEFT;
+    }
+
     /** Fails the copy when no route is left and none may join. */
     void checkRoutesLeft() {
       if (liveRoutes() == 0 && !routeSource.mayJoin()) {
         String why = lastDropReason;
-        queue.fail(new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
+        queue.fail(new RelayCpException(noRoutesLeft(),
             "every route failed and no relay can replace them"
                 + (why == null ? "" : ", the last because " + why)
                 + "; check that the relays run and can reach both clusters"));
@@ -1003,8 +1018,11 @@ public final class CopyDriver {
     }
 
     @Override
-    public void routeDropped(Route route, String why, List<Chunk> inFlight) {
+    public void routeDropped(Route route, ErrorCode cause, String why, List<Chunk> inFlight) {
       lastDropReason = why;
+      if (cause != ErrorCode.RELAY_AUTHENTICATION_FAILED) {
+        everyDropRefused = false;
+      }
       routesDropped.incrementAndGet();
       synchronized (routeCounters) {
         routeCounters.get(route).dropped();
@@ -1013,7 +1031,7 @@ public final class CopyDriver {
       inFlight.forEach(queue::requeue);
       routeSource.routeDropped(route);
       if (liveRoutes() == 0 && !routeSource.mayJoin()) {
-        queue.fail(new RelayCpException(ErrorCode.NO_ROUTES_LEFT,
+        queue.fail(new RelayCpException(noRoutesLeft(),
             "every route failed, the last because " + why
                 + "; check that the relays run and can reach both clusters"));
       }

@@ -63,7 +63,7 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
 
     void chunkFailed(Chunk chunk, ErrorCode code, String message);
 
-    void routeDropped(Route route, String why, List<Chunk> inFlight);
+    void routeDropped(Route route, ErrorCode cause, String why, List<Chunk> inFlight);
   }
 
   private final Route route;
@@ -126,7 +126,7 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
       LOG.info("{}: reader relay reached after {} ms", route,
           (System.nanoTime() - started) / 1_000_000);
     } catch (RelayCpException e) {
-      drop(e.getMessage());
+      drop(e.code(), e.getMessage());
       return;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -163,9 +163,9 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
       awaitAllAnswered();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      drop("the copy is stopping");
+      drop(ErrorCode.INTERRUPTED, "the copy is stopping");
     } catch (RelayCpException e) {
-      drop(e.getMessage());
+      drop(e.code(), e.getMessage());
     } finally {
       retire();
       queue.removeReaderHost(readerHost);
@@ -217,7 +217,7 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
           inFlight.put(failed.chunkId(), chunk);
           bytesInFlight += chunk.length();
         }
-        drop(failed.message());
+        drop(failed.code(), failed.message());
       } else {
         driver.chunkFailed(chunk, failed.code(), failed.message());
       }
@@ -228,7 +228,7 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
 
   @Override
   public void onClosed(Throwable cause) {
-    drop("connection to reader relay " + route.reader() + " lost"
+    drop(ErrorCode.RELAY_UNREACHABLE, "connection to reader relay " + route.reader() + " lost"
         + (cause == null ? "" : ": " + cause.getMessage()));
   }
 
@@ -277,7 +277,7 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
     long silent = silentNanos();
     long deadline = deadlineNanos();
     if (silent > 0 && silent >= deadline) {
-      drop(String.format(Locale.ROOT, "no chunk answered for %.0f s with %d in"
+      drop(ErrorCode.CHUNK_FAILED, String.format(Locale.ROOT, "no chunk answered for %.0f s with %d in"
               + " flight (its deadline at the rate it has shown); its chunks go to the others",
           silent / 1e9, inFlightCount()));
       return true;
@@ -289,7 +289,8 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
     return inFlight.size();
   }
 
-  private void drop(String why) {
+  /** Drops the route for {@code why}, a failure of {@code cause}; once only. */
+  private void drop(ErrorCode cause, String why) {
     List<Chunk> handedBack;
     synchronized (this) {
       if (dropped) {
@@ -302,7 +303,7 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
       notifyAll();
     }
     LOG.warn("Dropping {}: {}", route, why);
-    driver.routeDropped(route, why, handedBack);
+    driver.routeDropped(route, cause, why, handedBack);
     if (connection != null) {
       connection.close();
     }

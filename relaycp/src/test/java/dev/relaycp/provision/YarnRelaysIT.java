@@ -634,13 +634,13 @@ class YarnRelaysIT {
       assertNothingLeftOf("/copy-from-running", stagedBefore);
 
       // Named with another secret than theirs, the running relays refuse YARN's: the copy
-      // fails saying so, and nothing is written.
+      // fails saying so, as the user's to fix (exit 3), and nothing is written.
       Path otherSecret = temporary.resolve("other-secret");
       TransferSecret.generate().writeTo(otherSecret);
       Result refused = copyAcross("/demo", "/copy-wrong-secret", "yarn", addresses,
           otherSecret);
 
-      assertThat(refused.exitCode()).as(refused.err()).isEqualTo(4);
+      assertThat(refused.exitCode()).as(refused.err()).isEqualTo(3);
       assertThat(refused.err().strip()).startsWith("relaycp: every route failed")
           .containsPattern("writer relay 127\\.0\\.0\\.1:\\d+ refused the reader relay at ")
           .contains("different secrets").doesNotContain("\n");

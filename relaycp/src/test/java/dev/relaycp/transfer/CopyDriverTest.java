@@ -365,8 +365,11 @@ class CopyDriverTest {
             fixture.routes().subList(0, 1), TransferSecret.generate(),
             TransferProgress.Listener.NONE))
         .isInstanceOf(RelayCpException.class)
+        .hasMessageStartingWith("every route failed")
+        .hasMessageContaining("the same --secret-file")
+        // Refused on every route: the user's to fix, which no retry mends.
         .satisfies(e -> assertThat(((RelayCpException) e).code())
-            .isEqualTo(ErrorCode.NO_ROUTES_LEFT));
+            .isEqualTo(ErrorCode.RELAY_AUTHENTICATION_FAILED));
     assertThat(reader.counters().connectionsRejected()).isGreaterThan(rejectedBefore);
     assertThat(fixture.destination().exists(new Path("/refused"))).isFalse();
     assertNoStaging();
