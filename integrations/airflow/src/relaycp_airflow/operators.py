@@ -157,7 +157,10 @@ class RelaycpOperator(_RelaycpRun):
         planner's choice or a number (templated); ignored when ``relays`` is given
     :param relays: ``"yarn"`` to start relays as YARN containers on both clusters, or running
         source-site relays as ``host:port`` (a list or a comma-separated string; templated)
-    :param dst_relays: running destination-site relays (templated)
+    :param dst_relays: running destination-site relays, or ``"yarn"`` for YARN to start the
+        destination's relays across from running source-site ones in ``relays``; with
+        ``relays="yarn"``, running destination relays here leave YARN to start the source's
+        only (templated)
     :param secret_file: the secret file running relays were started with (templated)
     :param relay_pool: the pool file of a running ``relaycp relay-pool``
         (:class:`RelaycpRelayPoolStartOperator`) whose YARN relays the copy uses (templated);
