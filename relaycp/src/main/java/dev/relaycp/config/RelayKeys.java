@@ -106,7 +106,8 @@ public final class RelayKeys {
    * The ports a relay that picks its own (YARN's, a pool's, {@code relay --port 0}) may listen
    * on, as FIRST-LAST; empty for any free port.
    */
-  public static final TextSetting RELAY_PORT_RANGE = new TextSetting("relaycp.relay.port-range", "");
+  public static final TextSetting RELAY_PORT_RANGE =
+      new TextSetting("relaycp.relay.port-range", "");
   /** Seconds a peer may send nothing, not even a keep-alive, before it is taken for dead. */
   public static final WholeNumberSetting SILENCE_TIMEOUT_SECONDS =
       new WholeNumberSetting("relaycp.relay.silence-timeout-seconds", 30, 3, 86_400);

@@ -228,8 +228,8 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
 
   @Override
   public void onClosed(Throwable cause) {
-    drop(ErrorCode.RELAY_UNREACHABLE, "connection to reader relay " + route.reader() + " lost"
-        + (cause == null ? "" : ": " + cause.getMessage()));
+    drop(ErrorCode.RELAY_UNREACHABLE, "connection to reader relay " + route.reader()
+        + " lost" + (cause == null ? "" : ": " + cause.getMessage()));
   }
 
   /** Takes an answered chunk out of the window and wakes the worker; null if not held. */
@@ -277,9 +277,9 @@ final class RouteWorker implements Runnable, RelayConnection.Listener {
     long silent = silentNanos();
     long deadline = deadlineNanos();
     if (silent > 0 && silent >= deadline) {
-      drop(ErrorCode.CHUNK_FAILED, String.format(Locale.ROOT, "no chunk answered for %.0f s with %d in"
-              + " flight (its deadline at the rate it has shown); its chunks go to the others",
-          silent / 1e9, inFlightCount()));
+      drop(ErrorCode.CHUNK_FAILED, String.format(Locale.ROOT, "no chunk answered for %.0f s"
+              + " with %d in flight (its deadline at the rate it has shown); its chunks go to"
+              + " the others", silent / 1e9, inFlightCount()));
       return true;
     }
     return false;
