@@ -824,7 +824,7 @@ public final class YarnRelays implements RelayProvisioner {
     }
     long now = System.nanoTime();
     for (RelayAddress relay : List.of(route.reader(), route.writer())) {
-      if (routed.containsValue(relay) && !runningRelays.contains(relay)) {
+      if (startedHere(relay)) {
         droppedRelays.putIfAbsent(relay, now);
       }
     }
