@@ -45,12 +45,11 @@ public record PortRange(int first, int last) {
       if (ends.length <= 2) {
         int first = Integer.parseInt(ends[0].strip());
         int last = ends.length == 2 ? Integer.parseInt(ends[1].strip()) : first;
-        if (first >= 1 && last <= 65535 && first <= last) {
-          return Optional.of(new PortRange(first, last));
-        }
+        return Optional.of(new PortRange(first, last));
       }
-    } catch (NumberFormatException e) {
-      // Told below, as any other value that is no range.
+    } catch (IllegalArgumentException e) {
+      // Not numbers (NumberFormatException is one), or out of order or bounds: told below, as
+      // any other value that is no range.
     }
     throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, RelayKeys.RELAY_PORT_RANGE.key()
         + " must be FIRST-LAST (ports 1 to 65535, e.g. 50100-50199) or one port, got '"
