@@ -301,6 +301,13 @@ class YarnRelaysIT {
     return left;
   }
 
+  /** What {@link #staged} finds on the source and the destination, together. */
+  private static List<String> stagedOnBothSites() throws IOException {
+    List<String> staged = new ArrayList<>(staged(source));
+    staged.addAll(staged(destination));
+    return staged;
+  }
+
   /** The relay jars kept in {@code site}'s staging folder for later copies. */
   private static List<String> cachedJars(EmbeddedSite site) throws IOException {
     FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
@@ -452,8 +459,7 @@ class YarnRelaysIT {
    */
   @Test
   void relaysWhoseJvmCannotStartFailTheCopyAtOnceWithWhatTheJvmSaid() throws Exception {
-    List<String> stagedBefore = new ArrayList<>(staged(source));
-    stagedBefore.addAll(staged(destination));
+    List<String> stagedBefore = stagedOnBothSites();
     long started = System.nanoTime();
     Result result = copy("/demo", "/copy-never-started",
         "-D", YarnRelaySettings.START_TIMEOUT + "=900",
@@ -494,8 +500,7 @@ class YarnRelaysIT {
   @Test
   void relayContainersLargerThanTheClusterAllowsAreAUserErrorNamingTheSetting()
       throws Exception {
-    List<String> stagedBefore = new ArrayList<>(staged(source));
-    stagedBefore.addAll(staged(destination));
+    List<String> stagedBefore = stagedOnBothSites();
     Result result = copy("/demo", "/copy-too-large",
         "-D", YarnRelaySettings.MEMORY_MB + "=100000");
 
@@ -514,8 +519,7 @@ class YarnRelaysIT {
    */
   @Test
   void aQueueTheClusterDoesNotHaveIsAUserErrorNamingTheSetting() throws Exception {
-    List<String> stagedBefore = new ArrayList<>(staged(source));
-    stagedBefore.addAll(staged(destination));
+    List<String> stagedBefore = stagedOnBothSites();
     Result result = copy("/demo", "/copy-no-such-queue",
         "-D", YarnRelaySettings.QUEUE + "=no-such-queue");
 
@@ -601,8 +605,7 @@ class YarnRelaysIT {
       }
       String addresses = String.join(",", running.stream()
           .map(relay -> "127.0.0.1:" + relay.localAddress().getPort()).toList());
-      List<String> stagedBefore = new ArrayList<>(staged(source));
-      stagedBefore.addAll(staged(destination));
+      List<String> stagedBefore = stagedOnBothSites();
 
       Result intoRunning = copyAcross("/demo", "/copy-into-running", "yarn", addresses,
           secretFile);
@@ -672,8 +675,7 @@ class YarnRelaysIT {
     try (ServerSocket probe = new ServerSocket(0)) {
       closed = probe.getLocalPort();
     }
-    List<String> stagedBefore = new ArrayList<>(staged(source));
-    stagedBefore.addAll(staged(destination));
+    List<String> stagedBefore = stagedOnBothSites();
 
     long started = System.nanoTime();
     List<String> args = copyArguments("/demo", "/copy-into-nobody");
