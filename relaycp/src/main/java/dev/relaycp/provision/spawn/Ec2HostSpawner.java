@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.IamInstanceProfileSpecification;
 import software.amazon.awssdk.services.ec2.model.Instance;
 import software.amazon.awssdk.services.ec2.model.InstanceInterruptionBehavior;
@@ -151,10 +152,15 @@ public final class Ec2HostSpawner implements HostSpawner {
     }
     Ec2Settings.Site site = settings.site(slot.site());
     Ec2Client ec2 = clients.ec2(site.region());
+    String launch = clientToken();
     String instanceId;
     try {
-      instanceId = ec2.runInstances(runRequest(slot, site)).instances().get(0).instanceId();
+      instanceId = ec2.runInstances(runRequest(slot, site, launch)).instances().get(0)
+          .instanceId();
     } catch (SdkException e) {
+      // EC2 may have started the instance although no answer came back (the connection broke,
+      // the call timed out, Ctrl-C interrupted it): whatever carries this launch's tag ends.
+      Uninterrupted.run(() -> terminateLaunch(site.region(), slot, launch));
       throw launchFailure(slot, site, e);
     }
     live.computeIfAbsent(site.region(), region -> ConcurrentHashMap.newKeySet()).add(instanceId);
@@ -232,7 +238,7 @@ public final class Ec2HostSpawner implements HostSpawner {
     }
   }
 
-  private RunInstancesRequest runRequest(SpawnSlot slot, Ec2Settings.Site site) {
+  private RunInstancesRequest runRequest(SpawnSlot slot, Ec2Settings.Site site, String launch) {
     String heartbeat = context.heartbeats().get(slot.site());
     if (heartbeat == null) {
       throw new RelayCpException(ErrorCode.INTERNAL_ERROR, "no driver heartbeat for site "
@@ -249,9 +255,10 @@ public final class Ec2HostSpawner implements HostSpawner {
         .userData(script)
         .instanceInitiatedShutdownBehavior(ShutdownBehavior.TERMINATE)
         // Idempotent when the SDK retries; a new token for each launch, also of one slot.
-        .clientToken(clientToken())
+        .clientToken(launch)
         .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.INSTANCE)
             .tags(tag(Ec2Tags.TRANSFER, slot.transferId()),
+                tag(Ec2Tags.LAUNCH, launch),
                 tag(Ec2Tags.EXPIRES, expiresAt.toString()),
                 tag(Ec2Tags.SITE, slot.site()),
                 tag(Ec2Tags.SLOT, Integer.toString(slot.slot())),
@@ -354,6 +361,34 @@ public final class Ec2HostSpawner implements HostSpawner {
 
   private String addressKind() {
     return settings.usePrivateAddress() ? "private" : "public";
+  }
+
+  /**
+   * Terminates every instance tagged with {@code launch} that is not already ending: what a
+   * RunInstances call that failed on its way back started. Never throws; what it cannot end
+   * is left to relaycp gc, and logged.
+   */
+  private void terminateLaunch(String region, SpawnSlot slot, String launch) {
+    List<String> started;
+    try {
+      started = clients.ec2(region).describeInstances(request -> request.filters(
+              Filter.builder().name("tag:" + Ec2Tags.LAUNCH).values(launch).build(),
+              Filter.builder().name("instance-state-name")
+                  .values("pending", "running", "stopping", "stopped").build()))
+          .reservations().stream()
+          .flatMap(reservation -> reservation.instances().stream())
+          .map(Instance::instanceId)
+          .toList();
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot look for a relay host the failed launch of {} may have started in {}:"
+          + " {}; relaycp gc ends it after {}", slot, region, e.getMessage(), expiresAt);
+      return;
+    }
+    for (String instanceId : started) {
+      LOG.warn("The launch of {} failed, but started {} in {}; terminating it", slot,
+          instanceId, region);
+      terminateNow(region, instanceId);
+    }
   }
 
   /** Terminates the instance, also from an interrupted thread ({@link Uninterrupted}). */

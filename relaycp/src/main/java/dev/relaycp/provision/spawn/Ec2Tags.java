@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * The tags relaycp puts on what it makes in AWS (instances and secret parameters), which
  * {@code relaycp gc} reads back: the transfer, the time after which it is over, and for an
- * instance its site and slot.
+ * instance its site, slot and launch.
  */
 public final class Ec2Tags {
   public static final String TRANSFER = "relaycp:transfer";
@@ -15,6 +15,11 @@ public final class Ec2Tags {
   public static final String EXPIRES = "relaycp:expires";
   public static final String SITE = "relaycp:site";
   public static final String SLOT = "relaycp:slot";
+  /**
+   * The launch's client token, so that an instance whose RunInstances answer never came back
+   * can be found and ended by the driver that asked for it.
+   */
+  public static final String LAUNCH = "relaycp:launch";
   public static final String NAME = "Name";
 
   private Ec2Tags() {}

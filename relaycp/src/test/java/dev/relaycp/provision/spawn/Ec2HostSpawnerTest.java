@@ -236,6 +236,36 @@ class Ec2HostSpawnerTest extends HostSpawnerContract {
   }
 
   /**
+   * EC2 starts the instance, but its answer to RunInstances never reaches the driver (the
+   * connection breaks on the way back, at every try of the SDK): the spawn fails, and ends
+   * what EC2 started all the same instead of leaving it to bill until relaycp gc.
+   */
+  @Test
+  void aLaunchWhoseAnswerIsLostEndsWhatItStarted() throws Exception {
+    SpawnContext context = newContext();
+    try (AnswerDroppingProxy proxy =
+            AnswerDroppingProxy.start(moto.endpoint(), "Action=RunInstances");
+        AwsClients throughProxy = moto.clients(proxy.endpoint())) {
+      HostSpawner spawner = Ec2HostSpawner.open(Ec2Settings.from(configuration), context,
+          throughProxy, Clock.systemUTC());
+
+      assertThatThrownBy(() -> spawner.spawn(context.slot(SpawnSlot.SOURCE_SITE, 0)))
+          .isInstanceOfSatisfying(RelayCpException.class, failure -> {
+            assertThat(failure.code()).isEqualTo(ErrorCode.RELAY_START_FAILED);
+            assertThat(failure.getMessage()).contains("us-west-2", "src-0");
+          });
+      spawner.close();
+
+      assertThat(proxy.dropped()).as("RunInstances answers kept from the driver").isPositive();
+    }
+    assertThat(instances(MotoServer.SOURCE_REGION, context.transferId()))
+        .as("what the lost launches started")
+        .isNotEmpty()
+        .allSatisfy(instance -> assertThat(instance.state().name())
+            .isIn(InstanceStateName.SHUTTING_DOWN, InstanceStateName.TERMINATED));
+  }
+
+  /**
    * The copy's end (or Ctrl-C) interrupts a spawn whose host still boots; the spawn then
    * terminates the instance from that interrupted thread, which the SDK refuses unless the
    * interrupt is set aside.

@@ -89,7 +89,12 @@ public final class MotoServer implements AutoCloseable {
 
   /** Clients of this server with its fixed keys. */
   public AwsClients clients() {
-    return AwsClients.of(Optional.of(endpoint), credentials());
+    return clients(endpoint);
+  }
+
+  /** Clients with this server's fixed keys that call {@code through}, a hop in front of it. */
+  public AwsClients clients(URI through) {
+    return AwsClients.of(Optional.of(through), credentials());
   }
 
   private static StaticCredentialsProvider credentials() {
