@@ -212,11 +212,11 @@ public final class RelayOptions {
       // containers; running relays named beside yarn pair among themselves.
       YarnRelays.Starting starting = YarnRelays.begin(new YarnRelays.Request(applicationName,
           source, destination, sites.relaysPerSite(), settings, secret.secret(),
-          yarnSource() ? List.of() : readers, yarnDestination() ? List.of() : writers));
+          yarnSource() ? List.of() : readers, yarnDestination() ? List.of() : writers,
+          sameBuild));
       boolean beside = yarnSource() ? !readers.isEmpty() : !writers.isEmpty();
       return RelaysForListing.of(tree -> {
-        YarnRelays started = starting.withListing(tree.hostsByBytes())
-            .runningRelaysOfThisBuild(sameBuild);
+        YarnRelays started = starting.withListing(tree.hostsByBytes());
         return beside ? started.with(StaticRelays.of(readers, writers).ofThisBuild(sameBuild))
             : started;
       }, starting::close);

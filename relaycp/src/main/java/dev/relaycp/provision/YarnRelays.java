@@ -84,10 +84,14 @@ public final class YarnRelays implements RelayProvisioner {
    *     there (they share {@code secret}); empty for YARN to start the source's relays
    * @param runningDestination the same for the destination site; at most one of the two is
    *     given
+   * @param runningRelaysOfThisBuild whether the relays that run already, on one site or
+   *     beside these containers ({@link #with}), run the driver's build ({@code
+   *     relaycp.copy.running-relays-same-build}); by default they may run another
    */
   public record Request(String applicationName, Configuration source, Configuration destination,
       int relaysPerSite, YarnRelaySettings settings, TransferSecret secret,
-      List<RelayAddress> runningSource, List<RelayAddress> runningDestination) {
+      List<RelayAddress> runningSource, List<RelayAddress> runningDestination,
+      boolean runningRelaysOfThisBuild) {
     public Request {
       requireNonNull(applicationName, "applicationName is null");
       requireNonNull(source, "source is null");
@@ -111,7 +115,7 @@ public final class YarnRelays implements RelayProvisioner {
     public Request(String applicationName, Configuration source, Configuration destination,
         int relaysPerSite, YarnRelaySettings settings, TransferSecret secret) {
       this(applicationName, source, destination, relaysPerSite, settings, secret, List.of(),
-          List.of());
+          List.of(), false);
     }
   }
 
@@ -125,8 +129,8 @@ public final class YarnRelays implements RelayProvisioner {
   private final Map<RelayAddress, Integer> routesPerRelay = new HashMap<>();
   /** The relays routes use, by site and container (two clusters may number alike). */
   private final Map<String, RelayAddress> routed = new HashMap<>();
-  /** Whether the running relays {@link #with} added run this driver's build. */
-  private boolean runningRelaysOfThisBuild;
+  /** Whether the relays that ran before the copy run this driver's build. */
+  private final boolean runningRelaysOfThisBuild;
   private final Map<RelaySite, Long> replacementsAskedAt = new HashMap<>();
   private final Map<RelaySite, ReplacementBudget> replacements = new HashMap<>();
   /** Relays of dropped routes YARN has not reported ended yet, with when the route dropped. */
@@ -147,8 +151,9 @@ public final class YarnRelays implements RelayProvisioner {
   private volatile long requestedAt;
 
   private YarnRelays(YarnRelaySettings settings, RelaySite source, RelaySite destination,
-      Supplier<RelayJar> jar) {
+      Supplier<RelayJar> jar, boolean runningRelaysOfThisBuild) {
     this.settings = settings;
+    this.runningRelaysOfThisBuild = runningRelaysOfThisBuild;
     this.source = source;
     this.destination = destination;
     this.jar = jar;
@@ -328,7 +333,8 @@ public final class YarnRelays implements RelayProvisioner {
       removeShutdownHook(destinationHook);
       throw e;
     }
-    YarnRelays relays = new YarnRelays(settings, source, destination, jar);
+    YarnRelays relays = new YarnRelays(settings, source, destination, jar,
+        request.runningRelaysOfThisBuild());
     try {
       addShutdownHook(relays.shutdownHook, relays::close);
     } finally {
@@ -579,13 +585,21 @@ public final class YarnRelays implements RelayProvisioner {
 
   /**
    * Adds the routes of relays that already run (spawned hosts, say) to these; they are
-   * numbered after the YARN relays' routes and released by whoever started them.
+   * numbered after the YARN relays' routes and released by whoever started them. Whether they
+   * run this build is the request's {@link Request#runningRelaysOfThisBuild}, which {@code
+   * running} must agree with.
    */
   public synchronized YarnRelays with(StaticRelays running) {
     for (Route route : running.routes()) {
+      if (running.runsThisBuild(route) != runningRelaysOfThisBuild) {
+        throw new IllegalArgumentException("the running relays of " + route + " are said "
+            + (runningRelaysOfThisBuild ? "not " : "") + "to run this build, the request"
+            + " said otherwise");
+      }
+    }
+    for (Route route : running.routes()) {
       addRoute(route.reader(), route.writer());
     }
-    runningRelaysOfThisBuild = running.routes().stream().allMatch(running::runsThisBuild);
     return this;
   }
 
@@ -856,7 +870,7 @@ public final class YarnRelays implements RelayProvisioner {
   /**
    * Whether both relays of {@code route} are containers of this copy, which run the jar the
    * driver localized (its own, unless {@code relaycp.yarn.jar} names another); relays that ran
-   * beside them before the copy may be of another build, unless {@link #with} was told.
+   * before the copy may be of another build, unless the request said they run this one.
    */
   @Override
   public synchronized boolean runsThisBuild(Route route) {
@@ -867,16 +881,6 @@ public final class YarnRelays implements RelayProvisioner {
   /** Whether {@code relay} is a container of this copy that still runs. */
   private boolean startedHere(RelayAddress relay) {
     return routed.containsValue(relay) && !runningRelays.contains(relay);
-  }
-
-  /**
-   * Says whether the relays that ran before the copy, across from these containers or beside
-   * them, run the driver's build ({@code relaycp.copy.running-relays-same-build}); by default
-   * they may run another.
-   */
-  public synchronized YarnRelays runningRelaysOfThisBuild(boolean thisBuild) {
-    runningRelaysOfThisBuild = thisBuild;
-    return this;
   }
 
   @Override
