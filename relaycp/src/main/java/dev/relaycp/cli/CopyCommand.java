@@ -93,7 +93,7 @@ public final class CopyCommand implements Callable<Integer> {
     // SRC and DST are opened with their clusters' own configurations (--src-conf, --dst-conf),
     // as their relays open them, by the planner, the spawned relays and the driver alike.
     FileSystemOpener opener = relayOptions.opener(configuration, settings);
-    try (RelayOptions.TemporarySecret secret = relayOptions.secret(err);
+    try (RelayOptions.TemporarySecret secret = relayOptions.secret(err, configuration);
         CopyProgress progress = CopyProgress.start(!noProgress && !json)) {
       Optional<PairsChoice> auto = pairsOptions.choice(settings, configuration, opener, observed,
           spawning, relayOptions.yarn(), choice -> {

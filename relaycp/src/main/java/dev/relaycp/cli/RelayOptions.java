@@ -4,6 +4,7 @@ import dev.relaycp.config.RelayKeys;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.FileSystemOpener;
+import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.provision.LocalRelayProcesses;
 import dev.relaycp.provision.RelayPool;
 import dev.relaycp.provision.RelayPoolRoutes;
@@ -54,8 +55,9 @@ public final class RelayOptions {
 
   @Option(names = "--relay-pool", paramLabel = "FILE",
       description = "The relays a running `relaycp relay-pool --pool-file FILE` keeps on both"
-          + " clusters (YARN containers already warm), and their secret.")
-  Path relayPool;
+          + " clusters (YARN containers already warm), and their secret; FILE as the pool"
+          + " named it, a local path or a Hadoop URI.")
+  String relayPool;
 
   @Mixin YarnSiteOptions sites = new YarnSiteOptions();
 
@@ -175,10 +177,15 @@ public final class RelayOptions {
     }
   }
 
+  /** The file of --relay-pool. */
+  private ReplacedFile poolFile(Configuration configuration) {
+    return PoolFileOption.resolve(relayPool, "--relay-pool", configuration);
+  }
+
   /** The pool of --relay-pool, read when first asked for. */
-  private RelayPool pool() {
+  private RelayPool pool(Configuration configuration) {
     if (pool == null) {
-      pool = RelayPool.read(relayPool, Instant.now());
+      pool = RelayPool.read(poolFile(configuration), Instant.now());
     }
     return pool;
   }
@@ -196,9 +203,9 @@ public final class RelayOptions {
       // The pool's relays run this build where they run this process's relay jar.
       boolean thisBuild = RelayKeys.COPY_RUNNING_RELAYS_SAME_BUILD.from(configuration)
           || YarnRelays.relayJarHash(settings.jar())
-              .filter(pool().relayJarHash()::equals).isPresent();
-      RelayPoolRoutes pooled = RelayPoolRoutes.follow(relayPool, pool(), thisBuild,
-          settings.replacementWait());
+              .filter(pool(configuration).relayJarHash()::equals).isPresent();
+      RelayPoolRoutes pooled = RelayPoolRoutes.follow(poolFile(configuration),
+          pool(configuration), thisBuild, settings.replacementWait());
       return RelaysForListing.of(tree -> pooled);
     }
     if (yarn()) {
@@ -256,11 +263,12 @@ public final class RelayOptions {
    * The transfer's secret: --secret-file's, else --relay-pool's or a fresh one, in a file only
    * this user reads.
    */
-  TemporarySecret secret(PrintWriter err) throws IOException {
+  TemporarySecret secret(PrintWriter err, Configuration configuration) throws IOException {
     if (secretFile != null) {
       return new TemporarySecret(SecretFile.read(secretFile, err), secretFile, false);
     }
-    TransferSecret secret = relayPool != null ? pool().secret() : TransferSecret.generate();
+    TransferSecret secret = relayPool != null
+        ? pool(configuration).secret() : TransferSecret.generate();
     Path file = Files.createTempFile("relaycp-secret-", "");
     // Also gone when Ctrl-C or SIGTERM ends the JVM before the copy closes it.
     file.toFile().deleteOnExit();

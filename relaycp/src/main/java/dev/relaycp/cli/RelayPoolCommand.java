@@ -2,6 +2,7 @@ package dev.relaycp.cli;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.provision.RelayPool;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.provision.YarnRelays;
@@ -9,14 +10,11 @@ import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.Route;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
@@ -56,8 +54,12 @@ public final class RelayPoolCommand implements Callable<Integer> {
 
   @Option(names = "--pool-file", required = true, paramLabel = "FILE",
       description = "Where the pool describes its relays (and their secret: readable by you"
-          + " only) to the copies; remove it to stop the pool.")
-  Path poolFile;
+          + " only) to the copies: a path on this machine, or a Hadoop URI such as"
+          + " hdfs://nn:8020/user/me/relays.pool for copies that run on other machines; remove"
+          + " it to stop the pool.")
+  String poolFileName;
+
+  private ReplacedFile poolFile;
 
   @Mixin YarnSiteOptions sites;
 
@@ -68,17 +70,17 @@ public final class RelayPoolCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException, InterruptedException {
-    Duration duration = check();
     Configuration configuration = hadoop.apply(parent.configuration());
     login.apply(configuration);
+    Duration duration = check(configuration);
     PrintWriter out = spec.commandLine().getOut();
     Instant until = Instant.now().plus(duration).truncatedTo(ChronoUnit.SECONDS);
     TransferSecret secret = TransferSecret.generate();
     // Also gone when Ctrl-C or SIGTERM ends the JVM, after YarnRelays' own hook ended the
     // applications.
-    poolFile.toFile().deleteOnExit();
+    poolFile.deleteOnExit();
     YarnRelays.Request request = new YarnRelays.Request(
-        "relaycp relay pool " + poolFile.toAbsolutePath(),
+        "relaycp relay pool " + poolFile,
         sites.sourceConfiguration(configuration), sites.destinationConfiguration(configuration),
         sites.relaysPerSite(),
         YarnRelaySettings.from(configuration, hadoop.properties), secret);
@@ -88,22 +90,22 @@ public final class RelayPoolCommand implements Callable<Integer> {
         return serve(relays, secret, until, out);
       } finally {
         relays.close();
-        Files.deleteIfExists(poolFile);
+        poolFile.delete();
       }
     }
   }
 
   /** Every check of the options, in one place; returns --for. */
-  private Duration check() {
+  private Duration check(Configuration configuration) throws IOException {
     Duration duration = SpawnOptions.duration(lifetime, "--for");
     sites.check();
-    Path folder = poolFile.toAbsolutePath().getParent();
-    if (folder == null || !Files.isDirectory(folder) || !Files.isWritable(folder)) {
+    poolFile = PoolFileOption.resolve(poolFileName, "--pool-file", configuration);
+    Optional<String> notWritable = poolFile.whyNotWritable();
+    if (notWritable.isPresent()) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--pool-file " + poolFile
-          + ": folder " + folder + " does not exist or is not writable; create it or name"
-          + " another file");
+          + ": " + notWritable.get() + "; create it or name another file");
     }
-    if (Files.exists(poolFile)) {
+    if (poolFile.exists()) {
       RelayPool running;
       try {
         running = RelayPool.read(poolFile, Instant.now());
@@ -137,7 +139,7 @@ public final class RelayPoolCommand implements Callable<Integer> {
     while (true) {
       Thread.sleep(POLL.toMillis());
       Instant now = Instant.now();
-      if (!Files.exists(poolFile)) {
+      if (!poolFile.exists()) {
         return removed(out);
       }
       if (!now.isBefore(until)) {
@@ -149,7 +151,7 @@ public final class RelayPoolCommand implements Callable<Integer> {
         // While a lost relay's replacement starts, the file keeps the routes it had. A file
         // removed since the check above is not written again (its removal stops the pool),
         // short of a removal in the instant between this check and the rename.
-        if (!Files.exists(poolFile)) {
+        if (!poolFile.exists()) {
           return removed(out);
         }
         routes = current;
@@ -158,9 +160,7 @@ public final class RelayPoolCommand implements Callable<Integer> {
         out.printf("relaycp: relay pool: %d routes now%n", routes.size());
         out.flush();
       } else if (Duration.between(written, now).compareTo(RelayPool.REFRESH) >= 0) {
-        try {
-          Files.setLastModifiedTime(poolFile, FileTime.from(now));
-        } catch (NoSuchFileException gone) {
+        if (!poolFile.touch(now)) {
           return removed(out);
         }
         written = now;

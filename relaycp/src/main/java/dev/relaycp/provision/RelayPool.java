@@ -9,17 +9,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.Route;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,20 +106,9 @@ public final class RelayPool {
    * Writes the pool to {@code file}, replacing what is there in one move; the new file is
    * readable and writable by its owner only from the moment it exists.
    */
-  public void writeTo(Path file) throws IOException {
+  public void writeTo(ReplacedFile file) throws IOException {
     requireNonNull(file, "file is null");
-    Path absolute = file.toAbsolutePath();
-    Path written = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(),
-        ".part", PosixFilePermissions.asFileAttribute(
-            PosixFilePermissions.fromString("rw-------")));
-    try {
-      Files.write(written, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json()));
-      // In one folder a move is a rename, which POSIX file systems make atomic.
-      Files.move(written, absolute, StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(written);
-    }
+    file.replace(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json()));
   }
 
   private ObjectNode json() throws IOException {
@@ -149,7 +134,7 @@ public final class RelayPool {
    * no such file, it is not a pool file, or its pool stopped (past its end, or the file not
    * written for {@link #STALE}).
    */
-  public static RelayPool read(Path file, Instant now) {
+  public static RelayPool read(ReplacedFile file, Instant now) {
     requireNonNull(file, "file is null");
     requireNonNull(now, "now is null");
     String start = "; start a pool with `relaycp relay-pool --pool-file " + file
@@ -157,11 +142,13 @@ public final class RelayPool {
     Instant written;
     JsonNode root;
     try {
-      written = Files.getLastModifiedTime(file).toInstant();
-      root = JSON.readTree(Files.readAllBytes(file));
-    } catch (NoSuchFileException e) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
-          "relay pool file " + file + " does not exist" + start);
+      Optional<ReplacedFile.Contents> contents = file.read();
+      if (contents.isEmpty()) {
+        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
+            "relay pool file " + file + " does not exist" + start);
+      }
+      written = contents.get().written();
+      root = JSON.readTree(contents.get().bytes());
     } catch (JsonProcessingException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           file + " is not a relay pool file" + start, e);

@@ -3,9 +3,9 @@ package dev.relaycp.provision;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.transfer.Route;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +29,7 @@ public final class RelayPoolRoutes implements RelayProvisioner {
   private static final Logger LOG = LoggerFactory.getLogger(RelayPoolRoutes.class);
   private static final Duration POLL = Duration.ofSeconds(1);
 
-  private final Path file;
+  private final ReplacedFile file;
   private final Map<String, String> applications;
   private final boolean thisBuild;
   private final Duration replacementWait;
@@ -41,7 +41,7 @@ public final class RelayPoolRoutes implements RelayProvisioner {
   private boolean closed;
   private Thread follower;
 
-  private RelayPoolRoutes(Path file, RelayPool pool, boolean thisBuild,
+  private RelayPoolRoutes(ReplacedFile file, RelayPool pool, boolean thisBuild,
       Duration replacementWait, Clock clock) {
     this.file = file;
     this.applications = pool.applications();
@@ -59,12 +59,12 @@ public final class RelayPoolRoutes implements RelayProvisioner {
    * waits up to {@code replacementWait} after the last for the pool to name new ones (YARN's
    * report of the lost container, then the replacement's start).
    */
-  public static RelayPoolRoutes follow(Path file, RelayPool pool, boolean thisBuild,
+  public static RelayPoolRoutes follow(ReplacedFile file, RelayPool pool, boolean thisBuild,
       Duration replacementWait) {
     return follow(file, pool, thisBuild, replacementWait, Clock.systemUTC());
   }
 
-  static RelayPoolRoutes follow(Path file, RelayPool pool, boolean thisBuild,
+  static RelayPoolRoutes follow(ReplacedFile file, RelayPool pool, boolean thisBuild,
       Duration replacementWait, Clock clock) {
     requireNonNull(file, "file is null");
     requireNonNull(pool, "pool is null");

@@ -4,6 +4,7 @@ import static dev.relaycp.cli.CopyCommandTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.relaycp.cli.CopyCommandTest.Result;
+import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.provision.RelayPool;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.TransferSecret;
@@ -64,7 +65,7 @@ class RelayPoolCommandTest {
     Path pool = temporary.resolve("pool.json");
     RelayPool.of(List.of(new Route(0, RelayAddress.parse("dn1:7001"),
             RelayAddress.parse("dn2:7002"))), TransferSecret.generate(), "0123456789abcdef",
-        Map.of(), Instant.now().plus(Duration.ofHours(1))).writeTo(pool);
+        Map.of(), Instant.now().plus(Duration.ofHours(1))).writeTo(local(pool));
     byte[] before = Files.readAllBytes(pool);
 
     Result result = run("relay-pool", "--pool-file", pool.toString());
@@ -73,5 +74,10 @@ class RelayPoolCommandTest {
     assertThat(result.err().strip()).startsWith("relaycp: a relay pool runs with " + pool)
         .contains("stop it by removing the file");
     assertThat(Files.readAllBytes(pool)).isEqualTo(before);
+  }
+
+  /** {@code file} as the pool's file on this machine. */
+  private static ReplacedFile local(Path file) {
+    return ReplacedFile.at(file.toString(), new org.apache.hadoop.conf.Configuration(false));
   }
 }

@@ -2,6 +2,7 @@ package dev.relaycp.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.Route;
@@ -64,8 +65,9 @@ class RelayPoolRoutesTest {
 
   private RelayPoolRoutes follow(Path file, MovingClock clock) throws Exception {
     RelayPool first = pool(APPLICATIONS, "dn1:7001", "dn4:7004", "dn2:7002", "dn5:7005");
-    first.writeTo(file);
-    return RelayPoolRoutes.follow(file, RelayPool.read(file, Instant.now()), true, WAIT, clock);
+    first.writeTo(local(file));
+    return RelayPoolRoutes.follow(local(file), RelayPool.read(local(file), Instant.now()), true,
+        WAIT, clock);
   }
 
   @Test
@@ -80,7 +82,7 @@ class RelayPoolRoutesTest {
     assertThat(routes.readNewRoutes()).as("the file as it was").isEmpty();
 
     // dn1's relay was lost and replaced by dn3's: the pool names the new route.
-    pool(APPLICATIONS, "dn3:7003", "dn4:7004", "dn2:7002", "dn5:7005").writeTo(file);
+    pool(APPLICATIONS, "dn3:7003", "dn4:7004", "dn2:7002", "dn5:7005").writeTo(local(file));
 
     assertThat(routes.readNewRoutes()).containsExactly(new Route(2,
         RelayAddress.parse("dn3:7003"), RelayAddress.parse("dn4:7004")));
@@ -126,7 +128,7 @@ class RelayPoolRoutesTest {
     RelayPoolRoutes taken = follow(file, new MovingClock());
     taken.routeDropped(taken.routes().get(0));
     pool(Map.of("src", "application_3_0001", "dst", "application_4_0001"),
-        "dn3:7003", "dn6:7006").writeTo(file);
+        "dn3:7003", "dn6:7006").writeTo(local(file));
 
     assertThat(taken.readNewRoutes()).as("another pool's relays share another secret").isEmpty();
     assertThat(taken.mayJoin()).isFalse();
@@ -140,13 +142,18 @@ class RelayPoolRoutesTest {
     routes.onJoin(joined::add);
 
     pool(APPLICATIONS, "dn1:7001", "dn4:7004", "dn2:7002", "dn5:7005", "dn3:7003", "dn6:7006")
-        .writeTo(file);
+        .writeTo(local(file));
 
     assertThat(joined.poll(10, TimeUnit.SECONDS)).isEqualTo(new Route(2,
         RelayAddress.parse("dn3:7003"), RelayAddress.parse("dn6:7006")));
     routes.close();
-    pool(APPLICATIONS, "dn7:7007", "dn8:7008").writeTo(file);
+    pool(APPLICATIONS, "dn7:7007", "dn8:7008").writeTo(local(file));
     assertThat(joined.poll(2500, TimeUnit.MILLISECONDS)).as("closed: no longer followed")
         .isNull();
+  }
+
+  /** {@code file} as the pool's file on this machine. */
+  private static ReplacedFile local(Path file) {
+    return ReplacedFile.at(file.toString(), new org.apache.hadoop.conf.Configuration(false));
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.Route;
@@ -41,9 +42,9 @@ class RelayPoolTest {
   void readsBackWhatItWroteWithTheSecretInAFileOnlyItsOwnerReads() throws Exception {
     Path file = folder.resolve("pool.json");
     Instant until = Instant.now().plus(Duration.ofHours(8)).truncatedTo(ChronoUnit.SECONDS);
-    pool(until, "dn1:7001", "dn4:7004", "[::1]:7002", "dn5:7005").writeTo(file);
+    pool(until, "dn1:7001", "dn4:7004", "[::1]:7002", "dn5:7005").writeTo(local(file));
 
-    RelayPool read = RelayPool.read(file, Instant.now());
+    RelayPool read = RelayPool.read(local(file), Instant.now());
 
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
@@ -63,10 +64,10 @@ class RelayPoolTest {
   void aFileWrittenAgainReplacesTheOldOneWhole() throws Exception {
     Path file = folder.resolve("pool.json");
     Instant until = Instant.now().plus(Duration.ofHours(1));
-    pool(until, "dn1:7001", "dn4:7004", "dn2:7002", "dn5:7005").writeTo(file);
-    pool(until, "dn2:7002", "dn5:7005").writeTo(file);
+    pool(until, "dn1:7001", "dn4:7004", "dn2:7002", "dn5:7005").writeTo(local(file));
+    pool(until, "dn2:7002", "dn5:7005").writeTo(local(file));
 
-    assertThat(RelayPool.read(file, Instant.now()).routes()).hasSize(1);
+    assertThat(RelayPool.read(local(file), Instant.now()).routes()).hasSize(1);
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
   }
@@ -75,27 +76,33 @@ class RelayPoolTest {
   void aPoolThatNoLongerRunsIsAUserErrorThatSaysHowToStartOne() throws Exception {
     Path file = folder.resolve("pool.json");
     Instant now = Instant.now();
-    pool(now.plus(Duration.ofHours(1)), "dn1:7001", "dn4:7004").writeTo(file);
+    pool(now.plus(Duration.ofHours(1)), "dn1:7001", "dn4:7004").writeTo(local(file));
     Files.setLastModifiedTime(file, FileTime.from(now.minus(RelayPool.STALE).minusSeconds(5)));
 
-    assertThatThrownBy(() -> RelayPool.read(file, now)).isInstanceOf(RelayCpException.class)
+    assertThatThrownBy(() -> RelayPool.read(local(file), now))
+        .isInstanceOf(RelayCpException.class)
         .hasMessageContaining("has not written its file since")
         .hasMessageContaining("relaycp relay-pool --pool-file " + file)
         .extracting(e -> ((RelayCpException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
 
-    pool(now.minusSeconds(1), "dn1:7001", "dn4:7004").writeTo(file);
-    assertThatThrownBy(() -> RelayPool.read(file, now)).hasMessageContaining("ended at");
+    pool(now.minusSeconds(1), "dn1:7001", "dn4:7004").writeTo(local(file));
+    assertThatThrownBy(() -> RelayPool.read(local(file), now)).hasMessageContaining("ended at");
   }
 
   @Test
   void aMissingOrForeignFileIsAUserErrorNamingIt() throws Exception {
     Path missing = folder.resolve("absent.json");
-    assertThatThrownBy(() -> RelayPool.read(missing, Instant.now()))
+    assertThatThrownBy(() -> RelayPool.read(local(missing), Instant.now()))
         .hasMessageStartingWith("relay pool file " + missing + " does not exist");
 
     Path foreign = folder.resolve("secret");
     Files.writeString(foreign, "00112233445566778899aabbccddeeff\n");
-    assertThatThrownBy(() -> RelayPool.read(foreign, Instant.now()))
+    assertThatThrownBy(() -> RelayPool.read(local(foreign), Instant.now()))
         .hasMessageStartingWith(foreign + " is not a relay pool file");
+  }
+
+  /** {@code file} as the pool's file on this machine. */
+  private static ReplacedFile local(Path file) {
+    return ReplacedFile.at(file.toString(), new org.apache.hadoop.conf.Configuration(false));
   }
 }

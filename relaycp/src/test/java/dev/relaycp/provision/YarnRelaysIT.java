@@ -10,6 +10,7 @@ import dev.relaycp.cli.RelayCpTool;
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.BestEffortDelete;
+import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.relay.PortRange;
 import dev.relaycp.relay.RelayServer;
 import dev.relaycp.relay.RelaySettings;
@@ -781,7 +782,7 @@ class YarnRelaysIT {
       Thread.sleep(100);
     }
     try {
-      RelayPool described = RelayPool.read(poolFile, java.time.Instant.now());
+      RelayPool described = RelayPool.read(local(poolFile), java.time.Instant.now());
       assertThat(described.routes()).hasSize(NODES);
       assertThat(described.applications()).containsOnlyKeys("src", "dst");
       Set<String> sourceContainers = relayContainers(source);
@@ -820,7 +821,7 @@ class YarnRelaysIT {
         assertThat(System.nanoTime()).as("the pool file names a replacement relay")
             .isLessThan(deadline + TimeUnit.SECONDS.toNanos(120));
         Thread.sleep(250);
-        replaced = RelayPool.read(poolFile, java.time.Instant.now());
+        replaced = RelayPool.read(local(poolFile), java.time.Instant.now());
       }
       assertThat(readers(replaced)).as("one reader replaced, the other kept")
           .hasSize(NODES).containsAnyElementsOf(readers);
@@ -848,6 +849,61 @@ class YarnRelaysIT {
       assertThat(relayContainers(source)).doesNotContainAnyElementsOf(lostAtOnce);
     } finally {
       Files.deleteIfExists(poolFile);
+    }
+
+    Result ended = pool.get(60, TimeUnit.SECONDS);
+
+    assertThat(ended.exitCode()).as(ended.err()).isZero();
+    assertThat(ended.out()).contains("relay pool up: " + NODES + " routes")
+        .contains(poolFile + " was removed: stopping the relay pool");
+    awaitNoRelayContainers(30);
+    assertThat(staged(source)).as("source staging left").isEmpty();
+    assertThat(staged(destination)).as("destination staging left").isEmpty();
+  }
+
+  /**
+   * A pool whose file is on HDFS, where a workflow's steps on other machines read it: the file
+   * is its owner's only there, a copy naming it verifies over the pool's containers, and
+   * removing it on HDFS ends the pool and leaves nothing running or staged.
+   */
+  @Test
+  void aRelayPoolWhoseFileIsOnHdfsServesACopyAndEndsWhenTheFileIsRemovedThere()
+      throws Exception {
+    FileSystem sourceFiles = FileSystem.get(source.uri("/"), EmbeddedHdfs.clientConfiguration());
+    org.apache.hadoop.fs.Path folder = new org.apache.hadoop.fs.Path("/pools");
+    sourceFiles.mkdirs(folder);
+    org.apache.hadoop.fs.Path onHdfs = new org.apache.hadoop.fs.Path(folder, "relays.pool");
+    String poolFile = source.uri(onHdfs.toString()).toString();
+    String jar = YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar");
+    CompletableFuture<Result> pool = CompletableFuture.supplyAsync(() -> run(List.of(
+        "relay-pool", "--pool-file", poolFile,
+        "--src-conf", configurations.resolve("src").toString(),
+        "--dst-conf", configurations.resolve("dst").toString(), "--for", "10m",
+        "-D", jar, "-D", YarnRelaySettings.MEMORY_MB + "=256",
+        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m")));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!sourceFiles.exists(onHdfs)) {
+      assertThat(pool).as("the pool runs until its file is written").isNotDone();
+      assertThat(System.nanoTime()).as("the pool file is written").isLessThan(deadline);
+      Thread.sleep(100);
+    }
+    try {
+      assertThat(sourceFiles.getFileStatus(onHdfs).getPermission())
+          .isEqualTo(new org.apache.hadoop.fs.permission.FsPermission((short) 0600));
+      assertThat(sourceFiles.listStatus(folder)).as("the pool file alone, no part left")
+          .hasSize(1);
+
+      Result copy = run(List.of("copy", source.uri("/demo").toString(),
+          destination.uri("/pool-on-hdfs").toString(), "--relay-pool", poolFile, "-D", jar,
+          "--json", "--no-progress", "--no-history"));
+
+      assertThat(copy.exitCode()).as(copy.err()).isZero();
+      assertThat(copy.json().get("verified").asBoolean()).isTrue();
+      assertThat(copy.json().get("provisioner").asText()).isEqualTo("yarn-pool");
+      assertThat(copy.json().get("routes").asInt()).isEqualTo(NODES);
+      assertThat(pool).as("the pool still runs").isNotDone();
+    } finally {
+      sourceFiles.delete(onHdfs, false);
     }
 
     Result ended = pool.get(60, TimeUnit.SECONDS);
@@ -1125,5 +1181,10 @@ class YarnRelaysIT {
     }
     awaitNoApplication(owned::equals, "named " + owned, destination);
     assertThat(staged(destination)).as("destination staging after the owner closed").isEmpty();
+  }
+
+  /** {@code file} as the pool's file on this machine. */
+  private static ReplacedFile local(Path file) {
+    return ReplacedFile.at(file.toString(), new org.apache.hadoop.conf.Configuration(false));
   }
 }
