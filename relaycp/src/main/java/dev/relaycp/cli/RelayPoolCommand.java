@@ -4,6 +4,7 @@ import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.provision.RelayPool;
+import dev.relaycp.provision.RelayPoolStop;
 import dev.relaycp.provision.YarnRelaySettings;
 import dev.relaycp.provision.YarnRelays;
 import dev.relaycp.relay.TransferSecret;
@@ -42,7 +43,8 @@ import picocli.CommandLine.Spec;
     description = {
         "Starts relays as YARN containers on both clusters, as `copy --relays yarn` does, and",
         "keeps them for the copies that name FILE (`relaycp copy --relay-pool FILE SRC DST`),",
-        "until FILE is removed, --for has passed, or Ctrl-C or SIGTERM. Runs in the foreground."
+        "until FILE is removed, --for has passed, or Ctrl-C or SIGTERM. Runs in the foreground.",
+        "With --stop, ends the pool that runs with FILE, from any machine that reads FILE."
     })
 public final class RelayPoolCommand implements Callable<Integer> {
   private static final Duration POLL = Duration.ofSeconds(1);
@@ -68,12 +70,26 @@ public final class RelayPoolCommand implements Callable<Integer> {
           + " a forgotten pool does not hold the clusters' containers.")
   String lifetime;
 
+  @Option(names = "--stop",
+      description = "Stop the pool that runs with --pool-file, from any machine that reads the"
+          + " file: remove it, wait for the pool to end its YARN applications, and kill those"
+          + " still running after --stop-timeout. A pool already stopped is no error.")
+  boolean stop;
+
+  @Option(names = "--stop-timeout", paramLabel = "DURATION", defaultValue = "2m",
+      description = "With --stop: how long the pool may take to end its applications before"
+          + " they are killed (default: ${DEFAULT-VALUE}).")
+  String stopTimeout;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     Configuration configuration = hadoop.apply(parent.configuration());
     login.apply(configuration);
     Duration duration = check(configuration);
     PrintWriter out = spec.commandLine().getOut();
+    if (stop) {
+      return stopPool(configuration, duration, out);
+    }
     Instant until = Instant.now().plus(duration).truncatedTo(ChronoUnit.SECONDS);
     TransferSecret secret = TransferSecret.generate();
     // Also gone when Ctrl-C or SIGTERM ends the JVM, after YarnRelays' own hook ended the
@@ -95,11 +111,14 @@ public final class RelayPoolCommand implements Callable<Integer> {
     }
   }
 
-  /** Every check of the options, in one place; returns --for. */
+  /** Every check of the options, in one place; returns --for, or with --stop its timeout. */
   private Duration check(Configuration configuration) throws IOException {
     Duration duration = SpawnOptions.duration(lifetime, "--for");
     sites.check();
     poolFile = PoolFileOption.resolve(poolFileName, "--pool-file", configuration);
+    if (stop) {
+      return SpawnOptions.duration(stopTimeout, "--stop-timeout");
+    }
     Optional<String> notWritable = poolFile.whyNotWritable();
     if (notWritable.isPresent()) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "--pool-file " + poolFile
@@ -173,6 +192,26 @@ public final class RelayPoolCommand implements Callable<Integer> {
       Instant until) throws IOException {
     RelayPool.of(routes, secret, relays.relayJarHash(), relays.applications(), until)
         .writeTo(poolFile);
+  }
+
+  /** --stop: ends the pool of the file, wherever it runs. */
+  private int stopPool(Configuration configuration, Duration timeout, PrintWriter out)
+      throws IOException, InterruptedException {
+    RelayPoolStop.Outcome outcome = RelayPoolStop.stop(poolFile,
+        sites.sourceConfiguration(configuration), sites.destinationConfiguration(configuration),
+        timeout);
+    if (!outcome.found()) {
+      out.println("relaycp: no relay pool runs with " + poolFile + ": nothing to stop");
+    } else if (outcome.killed().isEmpty()) {
+      out.println("relaycp: removed " + poolFile + "; the relay pool ended its applications "
+          + outcome.ended());
+    } else {
+      out.println("relaycp: removed " + poolFile + "; killed the relay pool's applications "
+          + outcome.killed() + ", still running after --stop-timeout " + stopTimeout
+          + (outcome.ended().isEmpty() ? "" : " (" + outcome.ended() + " had ended)"));
+    }
+    out.flush();
+    return ExitCodes.OK;
   }
 
   private int removed(PrintWriter out) {

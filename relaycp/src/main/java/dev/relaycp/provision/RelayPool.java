@@ -135,19 +135,45 @@ public final class RelayPool {
    * written for {@link #STALE}).
    */
   public static RelayPool read(ReplacedFile file, Instant now) {
-    requireNonNull(file, "file is null");
     requireNonNull(now, "now is null");
-    String start = "; start a pool with `relaycp relay-pool --pool-file " + file
-        + "` and keep it running while copies use it";
-    Instant written;
+    String start = startAdvice(file);
+    Written written = readWritten(file).orElseThrow(() -> new RelayCpException(
+        ErrorCode.INVALID_ARGUMENT, "relay pool file " + file + " does not exist" + start));
+    RelayPool pool = written.pool();
+    if (now.isAfter(pool.until)) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the relay pool of " + file
+          + " ended at " + pool.until + start);
+    }
+    if (Duration.between(written.at(), now).compareTo(STALE) > 0) {
+      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the relay pool of " + file
+          + " has not written its file since " + written.at() + ", so it no longer runs"
+          + " (killed?)" + start);
+    }
+    return pool;
+  }
+
+  /** A pool as its file describes it, and when the file was last written. */
+  public record Written(RelayPool pool, Instant at) {
+    public Written {
+      requireNonNull(pool, "pool is null");
+      requireNonNull(at, "at is null");
+    }
+  }
+
+  /**
+   * The pool {@code file} describes, whether or not it still runs; empty where there is no
+   * such file, INVALID_ARGUMENT where it is not a pool file or cannot be read.
+   */
+  public static Optional<Written> readWritten(ReplacedFile file) {
+    requireNonNull(file, "file is null");
+    String start = startAdvice(file);
+    Optional<ReplacedFile.Contents> contents;
     JsonNode root;
     try {
-      Optional<ReplacedFile.Contents> contents = file.read();
+      contents = file.read();
       if (contents.isEmpty()) {
-        throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
-            "relay pool file " + file + " does not exist" + start);
+        return Optional.empty();
       }
-      written = contents.get().written();
       root = JSON.readTree(contents.get().bytes());
     } catch (JsonProcessingException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
@@ -158,16 +184,12 @@ public final class RelayPool {
     }
     RelayPool pool = parse(root).orElseThrow(() -> new RelayCpException(
         ErrorCode.INVALID_ARGUMENT, file + " is not a relay pool file" + start));
-    if (now.isAfter(pool.until)) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the relay pool of " + file
-          + " ended at " + pool.until + start);
-    }
-    if (Duration.between(written, now).compareTo(STALE) > 0) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "the relay pool of " + file
-          + " has not written its file since " + written + ", so it no longer runs (killed?)"
-          + start);
-    }
-    return pool;
+    return Optional.of(new Written(pool, contents.get().written()));
+  }
+
+  private static String startAdvice(ReplacedFile file) {
+    return "; start a pool with `relaycp relay-pool --pool-file " + file
+        + "` and keep it running while copies use it";
   }
 
   /** The pool in {@code root}, or empty where it is not a pool file of this format. */

@@ -42,10 +42,13 @@ class RelayPoolCommandTest {
         {"--pool-file", pool, "--relays-per-site", "0"},
         {"--pool-file", pool, "--src-conf", temporary.resolve("no-conf").toString()},
         {"--pool-file", temporary.resolve("no-folder").resolve("pool.json").toString()},
+        {"--pool-file", pool, "--stop", "--stop-timeout", "later"},
+        {"--pool-file", "hdfs:pools/relative.pool"},
     };
     String[] expected = {"is not a positive duration", "is not a positive duration",
         "--relays-per-site must be 1 or more", "configuration folder",
-        "does not exist or is not writable"};
+        "does not exist or is not writable", "--stop-timeout",
+        "name a path on this machine or a whole URI"};
     for (int index = 0; index < cases.length; index++) {
       String[] args = new String[cases[index].length + 1];
       args[0] = "relay-pool";
@@ -74,6 +77,16 @@ class RelayPoolCommandTest {
     assertThat(result.err().strip()).startsWith("relaycp: a relay pool runs with " + pool)
         .contains("stop it by removing the file");
     assertThat(Files.readAllBytes(pool)).isEqualTo(before);
+  }
+
+  @Test
+  void stoppingAPoolThatDoesNotRunIsNoError() {
+    String pool = temporary.resolve("pool.json").toString();
+
+    Result result = run("relay-pool", "--stop", "--pool-file", pool);
+
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(ExitCodes.OK);
+    assertThat(result.out()).contains("no relay pool runs with " + pool + ": nothing to stop");
   }
 
   /** {@code file} as the pool's file on this machine. */

@@ -285,6 +285,14 @@ class YarnRelaysIT {
    * What is left of the copies in the relays' staging folder of {@code site}, for messages:
    * everything but the relay jar kept for the next copy.
    */
+  /** Removes what {@link #staged} lists. */
+  private static void removeStaging(EmbeddedSite site) throws IOException {
+    FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
+    for (String left : staged(site)) {
+      files.delete(new org.apache.hadoop.fs.Path(left), true);
+    }
+  }
+
   private static List<String> staged(EmbeddedSite site) throws IOException {
     FileSystem files = FileSystem.get(site.uri("/"), new Configuration());
     org.apache.hadoop.fs.Path staging = new org.apache.hadoop.fs.Path("/tmp/relaycp-staging");
@@ -864,10 +872,11 @@ class YarnRelaysIT {
   /**
    * A pool whose file is on HDFS, where a workflow's steps on other machines read it: the file
    * is its owner's only there, a copy naming it verifies over the pool's containers, and
-   * removing it on HDFS ends the pool and leaves nothing running or staged.
+   * {@code relay-pool --stop} (which a teardown on another machine runs) removes it there,
+   * returns once the pool has ended both applications, and leaves nothing running or staged.
    */
   @Test
-  void aRelayPoolWhoseFileIsOnHdfsServesACopyAndEndsWhenTheFileIsRemovedThere()
+  void aRelayPoolWhoseFileIsOnHdfsServesACopyAndEndsOnStop()
       throws Exception {
     FileSystem sourceFiles = FileSystem.get(source.uri("/"), EmbeddedHdfs.clientConfiguration());
     org.apache.hadoop.fs.Path folder = new org.apache.hadoop.fs.Path("/pools");
@@ -902,6 +911,19 @@ class YarnRelaysIT {
       assertThat(copy.json().get("provisioner").asText()).isEqualTo("yarn-pool");
       assertThat(copy.json().get("routes").asInt()).isEqualTo(NODES);
       assertThat(pool).as("the pool still runs").isNotDone();
+
+      Result stopped = run(List.of("relay-pool", "--stop", "--pool-file", poolFile,
+          "--src-conf", configurations.resolve("src").toString(),
+          "--dst-conf", configurations.resolve("dst").toString()));
+
+      assertThat(stopped.exitCode()).as(stopped.err()).isZero();
+      assertThat(stopped.out()).contains("the relay pool ended its applications");
+      assertThat(sourceFiles.exists(onHdfs)).isFalse();
+      assertThat(source.liveApplications(TYPE)).as("source applications").isEmpty();
+      assertThat(destination.liveApplications(TYPE)).as("destination applications").isEmpty();
+      Result again = run(List.of("relay-pool", "--stop", "--pool-file", poolFile));
+      assertThat(again.exitCode()).as(again.err()).isZero();
+      assertThat(again.out()).contains("no relay pool runs with " + poolFile);
     } finally {
       sourceFiles.delete(onHdfs, false);
     }
@@ -914,6 +936,54 @@ class YarnRelaysIT {
     awaitNoRelayContainers(30);
     assertThat(staged(source)).as("source staging left").isEmpty();
     assertThat(staged(destination)).as("destination staging left").isEmpty();
+  }
+
+  /**
+   * A pool whose process hangs (stopped with SIGSTOP, as a machine that froze) does not end its
+   * applications when its file is removed: {@code relay-pool --stop} kills them after its
+   * timeout, and their containers end with them.
+   */
+  @Test
+  void stoppingAPoolWhoseProcessHangsKillsItsApplications() throws Exception {
+    Path poolFile = temporary.resolve("hung.pool");
+    Path temporaryFiles = Files.createDirectories(temporary.resolve("pool-tmp"));
+    List<String> command = DriverCommand.of(temporaryFiles);
+    command.addAll(List.of("relay-pool", "--pool-file", poolFile.toString(),
+        "--src-conf", configurations.resolve("src").toString(),
+        "--dst-conf", configurations.resolve("dst").toString(), "--for", "10m",
+        "-D", YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar"),
+        "-D", YarnRelaySettings.MEMORY_MB + "=256",
+        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m"));
+    File log = temporary.resolve("pool.log").toFile();
+    Process pool = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log)
+        .start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (!Files.exists(poolFile)) {
+        assertThat(pool.isAlive()).as(Files.readString(log.toPath())).isTrue();
+        assertThat(System.nanoTime()).as("the pool file is written").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      assertThat(new ProcessBuilder("kill", "-STOP", Long.toString(pool.pid())).start()
+          .waitFor()).as("SIGSTOP to the pool").isZero();
+
+      Result stopped = run(List.of("relay-pool", "--stop", "--pool-file", poolFile.toString(),
+          "--stop-timeout", "3s", "--src-conf", configurations.resolve("src").toString(),
+          "--dst-conf", configurations.resolve("dst").toString()));
+
+      assertThat(stopped.exitCode()).as(stopped.err()).isZero();
+      assertThat(stopped.out()).contains("killed the relay pool's applications",
+          "still running after --stop-timeout 3s");
+      assertThat(poolFile).doesNotExist();
+      assertThat(source.liveApplications(TYPE)).as("source applications").isEmpty();
+      assertThat(destination.liveApplications(TYPE)).as("destination applications").isEmpty();
+      awaitNoRelayContainers(30);
+    } finally {
+      pool.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      // A pool killed outright leaves its staging folders, which relaycp gc removes.
+      removeStaging(source);
+      removeStaging(destination);
+    }
   }
 
   @Test
