@@ -6,8 +6,9 @@ the pool and ends its YARN applications, whether the copies succeeded or not. Co
 over one pool skip each copy's relay start (``bench/results/lab-2026-12-03-relay-pool/``).
 
 The pool file holds the relays' secret (readable by its owner only) and must be readable
-where the copies run: keep ``pool_folder`` on the worker's local disk with a LocalExecutor,
-or on a file system every worker shares.
+where the copies and the teardown run: keep ``pool_folder`` on the worker's local disk with a
+LocalExecutor, or with workers on several machines on HDFS (``hdfs://nn-a:8020/user/airflow``),
+where relaycp reads it with the workers' Hadoop client.
 """
 
 from __future__ import annotations

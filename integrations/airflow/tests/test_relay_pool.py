@@ -4,6 +4,8 @@ embedded sites with YARN, and copies through it."""
 from __future__ import annotations
 
 import stat
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -101,3 +103,57 @@ def test_a_pool_that_cannot_start_fails_the_task_with_its_message(yarn_clusters,
     assert "no-such-conf" in str(failed.value)
     assert not pool_file.exists()
     assert start._process.poll() is not None
+
+
+def test_a_pool_file_on_hdfs_serves_copies_and_a_teardown_elsewhere_stops_it(
+    yarn_clusters, tmp_path
+):
+    pool_file = f"{yarn_clusters.source}/airflow-relays.pool"
+    start = RelaycpRelayPoolStartOperator(
+        task_id="relays_up",
+        pool_file=pool_file,
+        src_conf=yarn_clusters.source_conf,
+        dst_conf=yarn_clusters.destination_conf,
+        lifetime="30m",
+        start_timeout_seconds=180,
+        conf=SMALL_CONTAINERS,
+    )
+
+    started = start.execute({})
+
+    assert started["pool_file"] == pool_file
+    assert Path(started["log"]).parent == Path(tempfile.gettempdir())
+    summary = RelaycpOperator(
+        task_id="copy",
+        src=yarn_clusters.dataset,
+        dst=f"{yarn_clusters.destination}/pooled-on-hdfs",
+        relay_pool=pool_file,
+        extra_args=["--no-history"],
+    ).execute({})
+    assert summary["verified"] is True
+    assert summary["provisioner"] == "yarn-pool"
+
+    # A teardown on another worker: the start's XCom says where the clusters are, and this
+    # host is not the start's, so the stop rests on relaycp alone.
+    elsewhere = dict(started, host="another-worker")
+    RelaycpRelayPoolStopOperator(
+        task_id="relays_down",
+        pool_file=pool_file,
+        start_task_id="relays_up",
+        stop_timeout_seconds=60,
+    ).execute({"ti": FakeTaskInstance({"relays_up": elsewhere})})
+
+    deadline = time.monotonic() + 30
+    while _alive(started["pid"]) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _alive(started["pid"])
+    assert "was removed: stopping the relay pool" in Path(started["log"]).read_text()
+    with pytest.raises(AirflowFailException) as refused:
+        RelaycpOperator(
+            task_id="copy_after",
+            src=yarn_clusters.dataset,
+            dst=f"{yarn_clusters.destination}/pooled-after",
+            relay_pool=pool_file,
+            extra_args=["--no-history"],
+        ).execute({})
+    assert "does not exist" in str(refused.value)

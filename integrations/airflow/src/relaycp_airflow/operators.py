@@ -3,6 +3,7 @@ teardown: ``RelaycpRelayPoolStartOperator`` and ``RelaycpRelayPoolStopOperator``
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
@@ -15,6 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from airflow.exceptions import AirflowException, AirflowFailException
 from airflow.sdk import BaseOperator
@@ -282,12 +284,32 @@ def _last_failure(log: Path) -> str | None:
     return None
 
 
-def _file_identity(path: Path) -> tuple[int, int] | None:
+#: What ``relaycp relay-pool`` prints once its relays are up and its file is written.
+POOL_UP = "relaycp: relay pool up:"
+
+
+def _local_path(pool_file: str) -> Path | None:
+    """``pool_file`` as a path on this machine; None for a Hadoop URI (hdfs://...)."""
+    parts = urlsplit(pool_file)
+    if parts.scheme == "file":
+        return Path(parts.path)
+    return Path(pool_file) if parts.scheme == "" else None
+
+
+def _pool_log(pool_file: str, task_id: str) -> Path:
+    """Where the pool's output goes: beside a local pool file, else in the temporary folder."""
+    local = _local_path(pool_file)
+    if local is not None:
+        return Path(f"{local}.log")
+    digest = hashlib.sha256(pool_file.encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"relaycp-pool-{task_id}-{digest}.log"
+
+
+def _says_up(log: Path) -> bool:
     try:
-        status = path.stat()
-    except FileNotFoundError:
-        return None
-    return status.st_ino, status.st_mtime_ns
+        return POOL_UP in log.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
 
 
 def _alive(pid: int) -> bool:
@@ -309,10 +331,13 @@ class RelaycpRelayPoolStartOperator(_RelaycpCommand):
 
     The pool runs in a session of its own on this worker, beyond this task, until the pool
     file is removed (the teardown does), ``lifetime`` passes, or it gets SIGTERM; its output
-    goes to ``POOL_FILE.log``. The copies read the pool file, so they must run where it can
-    be read: on this worker, or with ``pool_file`` on a file system every worker shares.
+    goes to ``POOL_FILE.log`` (for a pool file on HDFS, to a file in this worker's temporary
+    folder). The task succeeds once the pool says its relays are up. The copies read the pool
+    file, so they must run where it can be read: on this worker, on a file system every
+    worker shares, or anywhere with ``pool_file`` on HDFS (``hdfs://nn:8020/user/me/x.pool``).
 
-    :param pool_file: where the pool describes its relays and secret (templated)
+    :param pool_file: where the pool describes its relays and secret: a path, or a Hadoop URI
+        (templated)
     :param src_conf: the source cluster's Hadoop configuration folder (templated)
     :param dst_conf: the destination cluster's (templated)
     :param relays_per_site: relays per site; default one per datanode
@@ -324,7 +349,7 @@ class RelaycpRelayPoolStartOperator(_RelaycpCommand):
     :param extra_args, command: as for :class:`RelaycpOperator`
 
     The XCom ``return_value``: ``pool_file``, ``pid`` and ``host`` of the pool's process,
-    and ``log``. Exit codes fail the task as a copy's do; a pool still starting when the
+    ``log``, and ``src_conf`` and ``dst_conf`` (for the stop). Exit codes fail the task as a copy's do; a pool still starting when the
     timeout passes is stopped and the task fails for a retry.
     """
 
@@ -365,9 +390,8 @@ class RelaycpRelayPoolStartOperator(_RelaycpCommand):
         return arguments + self._conf_arguments() + self._extra_arguments()
 
     def execute(self, context) -> dict[str, Any]:
-        pool = Path(self.pool_file)
-        log = Path(f"{pool}.log")
-        before = _file_identity(pool)
+        pool = str(self.pool_file)
+        log = _pool_log(pool, self.task_id)
         argv = self._argv(self.pool_arguments())
         self.log.info("Starting %s; its output goes to %s", shlex.join(argv), log)
         with log.open("w", encoding="utf-8") as output:
@@ -380,9 +404,8 @@ class RelaycpRelayPoolStartOperator(_RelaycpCommand):
                 env=command_environment(),
             )
         deadline = time.monotonic() + self.start_timeout_seconds
-        # A pool writes its file whole (a rename), so a file other than the one seen before
-        # the start is this pool's, complete.
-        while _file_identity(pool) in (None, before):
+        # The pool says it is up once its file is written whole; the log is this start's own.
+        while not _says_up(log):
             exit_code = self._process.poll()
             if exit_code is not None:
                 raise failure_for(exit_code, _last_failure(log))
@@ -395,10 +418,12 @@ class RelaycpRelayPoolStartOperator(_RelaycpCommand):
             time.sleep(0.5)
         self.log.info("Relay pool up (pid %s): %s", self._process.pid, pool)
         return {
-            "pool_file": str(pool),
+            "pool_file": pool,
             "pid": self._process.pid,
             "host": socket.gethostname(),
             "log": str(log),
+            "src_conf": self.src_conf,
+            "dst_conf": self.dst_conf,
         }
 
     def _stop(self, grace_seconds: float) -> None:
@@ -414,23 +439,28 @@ class RelaycpRelayPoolStartOperator(_RelaycpCommand):
             self._stop(30)
 
 
-class RelaycpRelayPoolStopOperator(BaseOperator):
-    """Stops a relay pool by removing its pool file, and waits for it to end.
+class RelaycpRelayPoolStopOperator(_RelaycpCommand):
+    """Stops a relay pool with ``relaycp relay-pool --stop``, from any worker that reads its
+    file.
 
     Meant as the teardown of :class:`RelaycpRelayPoolStartOperator`'s setup
     (``stop.as_teardown(setups=start)``), so that it runs whether the copies succeeded or
-    not. The pool notices the file gone within a second, ends its YARN applications and
-    exits. Where the start task's ``pid`` and ``host`` are given (``start_task_id`` names
-    it) and this is that host, the task waits for that process to end, and after
-    ``stop_timeout_seconds`` sends it SIGTERM. A pool file already gone is not an error: the
-    pool has already stopped.
+    not. relaycp removes the pool file, which the pool notices within a second, waits until
+    both ResourceManagers report the pool's applications ended, and kills those still running
+    after ``stop_timeout_seconds`` (a pool whose process hangs). It reaches the
+    ResourceManagers through ``src_conf`` and ``dst_conf``, by default the start task's (when
+    ``start_task_id`` names it). Where the start ran on this worker, the task also waits for
+    the pool's process to end, and sends it SIGTERM if it outlives the stop. A pool file
+    already gone is not an error: the pool has already stopped.
 
     :param pool_file: the pool file (templated)
     :param start_task_id: the start task whose XCom says where the pool runs
     :param stop_timeout_seconds: how long the pool may take to end its applications
+    :param src_conf, dst_conf: the clusters' Hadoop configuration folders (templated)
+    :param conf, extra_args, command: as for :class:`RelaycpOperator`
     """
 
-    template_fields = ("pool_file",)
+    template_fields = ("pool_file", "src_conf", "dst_conf", "conf", "extra_args", "command")
     ui_color = "#f4ecd8"
 
     def __init__(
@@ -439,22 +469,41 @@ class RelaycpRelayPoolStopOperator(BaseOperator):
         pool_file: str,
         start_task_id: str | None = None,
         stop_timeout_seconds: float = 120,
+        src_conf: str | None = None,
+        dst_conf: str | None = None,
         **kwargs,
     ):
         super().__init__(**kwargs)
         self.pool_file = pool_file
         self.start_task_id = start_task_id
         self.stop_timeout_seconds = stop_timeout_seconds
+        self.src_conf = src_conf
+        self.dst_conf = dst_conf
+
+    def stop_arguments(self, started: Mapping[str, Any] | None) -> list[str]:
+        """The arguments after the command: ``relay-pool --stop --pool-file FILE ...``."""
+        arguments = [
+            "relay-pool", "--stop", "--pool-file", str(self.pool_file),
+            "--stop-timeout", f"{max(1, round(self.stop_timeout_seconds))}s",
+        ]
+        src_conf = self.src_conf or (started or {}).get("src_conf")
+        dst_conf = self.dst_conf or (started or {}).get("dst_conf")
+        if src_conf:
+            arguments += ["--src-conf", str(src_conf)]
+        if dst_conf:
+            arguments += ["--dst-conf", str(dst_conf)]
+        return arguments + self._conf_arguments() + self._extra_arguments()
 
     def execute(self, context) -> None:
         started = None
         if self.start_task_id:
             started = context["ti"].xcom_pull(task_ids=self.start_task_id)
-        try:
-            Path(self.pool_file).unlink()
-            self.log.info("Removed %s: the relay pool stops", self.pool_file)
-        except FileNotFoundError:
-            self.log.info("No %s: the relay pool has already stopped", self.pool_file)
+        argv = self._argv(self.stop_arguments(started))
+        self.log.info("Running %s", shlex.join(argv))
+        finished = RelaycpProcess(argv, self.log.info, env=command_environment()).run()
+        if finished.exit_code != 0:
+            raise failure_for(finished.exit_code, finished.failure)
+        self.log.info("%s", finished.stdout.strip())
         if not started or started.get("host") != socket.gethostname():
             return
         self.wait_for(int(started["pid"]))
