@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
+import java.net.Socket;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -135,6 +136,14 @@ public final class YarnRelays implements RelayProvisioner {
   private final Map<RelaySite, ReplacementBudget> replacements = new HashMap<>();
   /** Relays of dropped routes YARN has not reported ended yet, with when the route dropped. */
   private final Map<RelayAddress, Long> droppedRelays = new HashMap<>();
+  /**
+   * Dropped routes between a container of this copy and a running relay, whose running relay
+   * the monitor has yet to try: one that no longer takes connections is dropped from the pairing
+   * and its container paired with another.
+   */
+  private final List<Route> droppedAcrossRunning = new ArrayList<>();
+  /** Running relays found no longer taking connections, which join no route again. */
+  private final Set<RelayAddress> stoppedRunningRelays = new HashSet<>();
   private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
   private final Runnable shutdownHook = this::close;
   private Thread monitor;
@@ -626,7 +635,9 @@ public final class YarnRelays implements RelayProvisioner {
       if (isPaired()) {
         replaceLost(source);
         replaceLost(destination);
-        for (Route route : joinAnnounced()) {
+        List<Route> joined = new ArrayList<>(joinAnnounced());
+        joined.addAll(pairAwayFromStoppedRunningRelays());
+        for (Route route : joined) {
           listeners.forEach(listener -> listener.accept(route));
         }
       }
@@ -670,6 +681,69 @@ public final class YarnRelays implements RelayProvisioner {
   }
 
   /**
+   * Routes for containers whose running partner stopped. A running relay (of a site whose
+   * relays YARN does not start) is never replaced; where a route between it and a container of
+   * this copy dropped and it no longer takes connections, it leaves the pairing, and the
+   * container, which YARN still runs, pairs with the live running relay of fewest routes. A
+   * running relay that still listens is left as it is: the container's own end, if it was
+   * that, is YARN's to report and replace.
+   */
+  private List<Route> pairAwayFromStoppedRunningRelays() {
+    List<Route> dropped;
+    synchronized (this) {
+      dropped = new ArrayList<>(droppedAcrossRunning);
+    }
+    List<Route> joined = new ArrayList<>();
+    for (Route route : dropped) {
+      RelayAddress running = runningRelays.contains(route.reader())
+          ? route.reader() : route.writer();
+      // A connect with a timeout, outside the lock: the copy's callbacks take it.
+      boolean listening = listening(running);
+      synchronized (this) {
+        droppedAcrossRunning.remove(route);
+        if (closed || copied || listening) {
+          continue;
+        }
+        if (stoppedRunningRelays.add(running)) {
+          LOG.warn("Running relay {} no longer takes connections: it leaves the copy's routes",
+              running);
+        }
+        routed.values().remove(running);
+        routesPerRelay.remove(running);
+        RelayAddress container = route.reader().equals(running) ? route.writer() : route.reader();
+        if (!routed.containsValue(container)) {
+          continue;
+        }
+        routesPerRelay.computeIfPresent(container, (any, count) -> count > 1 ? count - 1 : 0);
+        Optional<RelayAddress> partner = routed.values().stream()
+            .filter(runningRelays::contains)
+            .distinct()
+            .min(Comparator.comparingInt(address -> routesPerRelay.getOrDefault(address, 0)));
+        if (partner.isEmpty()) {
+          LOG.warn("Relay {} has no running relay left to pair with", container);
+          continue;
+        }
+        Route repaired = route.reader().equals(container)
+            ? addRoute(container, partner.get()) : addRoute(partner.get(), container);
+        LOG.info("Relay {} pairs with running relay {} in place of {}: {}", container,
+            partner.get(), running, repaired);
+        joined.add(repaired);
+      }
+    }
+    return joined;
+  }
+
+  /** Whether {@code relay} accepts a TCP connection within two seconds. */
+  private static boolean listening(RelayAddress relay) {
+    try (Socket connection = new Socket()) {
+      connection.connect(relay.toSocketAddress(), (int) TimeUnit.SECONDS.toMillis(2));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
    * Routes for the relays that announced themselves since the last look. A source and a
    * destination relay that are both new make a route together, as the first relays of each
    * site do; a new relay left without a new partner waits for one while the other site still
@@ -702,7 +776,8 @@ public final class YarnRelays implements RelayProvisioner {
   private List<Map.Entry<String, RelayAddress>> unrouted(RelaySite site) {
     List<Map.Entry<String, RelayAddress>> unrouted = new ArrayList<>();
     for (Map.Entry<String, RelayAddress> relay : site.announced().entrySet()) {
-      if (!routed.containsKey(key(site, relay.getKey()))) {
+      if (!routed.containsKey(key(site, relay.getKey()))
+          && !stoppedRunningRelays.contains(relay.getValue())) {
         unrouted.add(relay);
       }
     }
@@ -820,20 +895,30 @@ public final class YarnRelays implements RelayProvisioner {
     long timeout = TimeUnit.SECONDS.toNanos(settings.startTimeoutSeconds());
     boolean starting = withinStartTimeout()
         && (source.pending() > 0 || destination.pending() > 0);
-    return starting || awaitingLossReport() || replacementsAskedAt.values().stream()
-        .anyMatch(askedAt -> System.nanoTime() - askedAt < timeout);
+    return starting || awaitingLossReport() || !droppedAcrossRunning.isEmpty()
+        || replacementsAskedAt.values().stream()
+            .anyMatch(askedAt -> System.nanoTime() - askedAt < timeout);
   }
 
   /**
    * The relays of {@code route}, where they are this copy's containers, may have ended: until
    * YARN says whether they did (and a replacement is asked for), or {@link
-   * YarnRelaySettings#LOSS_REPORT} passes, a relay may still join. Nothing is awaited once the
-   * copy has every byte or no replacement is left to ask for.
+   * YarnRelaySettings#LOSS_REPORT} passes, a relay may still join. Where the route joined a
+   * container to a running relay, a route of the container with another running relay may
+   * join, once the monitor found the running one stopped. Nothing is awaited once the copy has
+   * every byte, nor a replacement once none is left to ask for.
    */
   @Override
   public synchronized void routeDropped(Route route) {
     requireNonNull(route, "route is null");
-    if (closed || copied || !replacementsLeft()) {
+    if (closed || copied) {
+      return;
+    }
+    if (runningRelays.contains(route.reader()) != runningRelays.contains(route.writer())
+        && !droppedAcrossRunning.contains(route)) {
+      droppedAcrossRunning.add(route);
+    }
+    if (!replacementsLeft()) {
       return;
     }
     long now = System.nanoTime();

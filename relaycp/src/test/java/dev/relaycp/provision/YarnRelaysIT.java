@@ -709,14 +709,66 @@ class YarnRelaysIT {
    * --dst-relays, one of them yarn, and the running relays' secret.
    */
   private static Result copyAcross(String sourcePath, String target, String relays,
-      String destinationRelays, Path secretFile) {
+      String destinationRelays, Path secretFile, String... more) {
     List<String> args = copyArguments(sourcePath, target);
     args.set(args.indexOf("--relays") + 1, relays);
     args.addAll(List.of("--dst-relays", destinationRelays,
         "--secret-file", secretFile.toString(), "--json"));
+    args.addAll(List.of(more));
     return run(args);
   }
 
+  /**
+   * A running relay across from YARN's that stops in the middle of a copy: its route drops,
+   * and the container it served, which YARN still runs, pairs with the other running relay
+   * instead of idling for the rest of the copy, which verifies.
+   */
+  @Test
+  void aContainerWhoseRunningPartnerStopsPairsWithAnotherRunningRelay() throws Exception {
+    TransferSecret secret = TransferSecret.generate();
+    Path secretFile = temporary.resolve("secret");
+    secret.writeTo(secretFile);
+    List<RelayServer> running = new ArrayList<>();
+    try {
+      for (int relay = 0; relay < NODES; relay++) {
+        running.add(RelayServer.start(
+            RelaySettings.of("127.0.0.1", 0, secret, EmbeddedHdfs.clientConfiguration())));
+      }
+      String addresses = String.join(",", running.stream()
+          .map(relay -> "127.0.0.1:" + relay.localAddress().getPort()).toList());
+      CompletableFuture<Result> copying = CompletableFuture.supplyAsync(() -> copyAcross(
+          "/big", "/copy-partner-stops", "yarn", addresses, secretFile,
+          "-D", "relaycp.relay.parallel-streams=1",
+          "-D", "relaycp.relay.bytes-per-second-limit=1048576"));
+      RelayServer stopping = running.get(0);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (stopping.counters().chunksWritten() == 0) {
+        assertThat(copying).as("the copy runs until the first running relay wrote a chunk")
+            .isNotDone();
+        assertThat(System.nanoTime()).as("a chunk written by the first running relay")
+            .isLessThan(deadline);
+        Thread.sleep(50);
+      }
+      stopping.close();
+      long writtenByTheOther = running.get(1).counters().chunksWritten();
+
+      Result result = copying.get(240, TimeUnit.SECONDS);
+
+      assertThat(result.exitCode()).as(result.err()).isZero();
+      JsonNode summary = result.json();
+      assertThat(summary.get("verified").asBoolean()).isTrue();
+      assertThat(summary.get("routesDropped").asInt()).isGreaterThanOrEqualTo(1);
+      assertThat(summary.get("relaysStarted").get("src").asInt())
+          .as("no container replaced: the one that lost its partner still ran").isEqualTo(NODES);
+      assertThat(summary.get("routes").asInt())
+          .as("the first routes, and the orphaned container's with the other running relay")
+          .isEqualTo(NODES + 1);
+      assertThat(running.get(1).counters().chunksWritten()).isGreaterThan(writtenByTheOther);
+      awaitNoRelayContainers(30);
+    } finally {
+      running.forEach(RelayServer::close);
+    }
+  }
 
   /**
    * The driver opens DST with --dst-conf's settings, as the destination's relays open it: a
