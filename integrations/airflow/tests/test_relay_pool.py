@@ -37,17 +37,22 @@ class FakeTaskInstance:
         return self.pushed[task_ids]
 
 
-def test_copies_use_the_pool_until_the_teardown_removes_its_file(yarn_clusters, tmp_path):
-    pool_file = tmp_path / "pool.json"
-    start = RelaycpRelayPoolStartOperator(
+def pool_start(pool_file: str, clusters) -> RelaycpRelayPoolStartOperator:
+    """The setup task of a pool at ``pool_file`` on ``clusters``, small containers, 30 minutes."""
+    return RelaycpRelayPoolStartOperator(
         task_id="relays_up",
-        pool_file=str(pool_file),
-        src_conf=yarn_clusters.source_conf,
-        dst_conf=yarn_clusters.destination_conf,
+        pool_file=pool_file,
+        src_conf=clusters.source_conf,
+        dst_conf=clusters.destination_conf,
         lifetime="30m",
         start_timeout_seconds=180,
         conf=SMALL_CONTAINERS,
     )
+
+
+def test_copies_use_the_pool_until_the_teardown_removes_its_file(yarn_clusters, tmp_path):
+    pool_file = tmp_path / "pool.json"
+    start = pool_start(str(pool_file), yarn_clusters)
 
     started = start.execute({})
 
@@ -109,15 +114,7 @@ def test_a_pool_file_on_hdfs_serves_copies_and_a_teardown_elsewhere_stops_it(
     yarn_clusters, tmp_path
 ):
     pool_file = f"{yarn_clusters.source}/airflow-relays.pool"
-    start = RelaycpRelayPoolStartOperator(
-        task_id="relays_up",
-        pool_file=pool_file,
-        src_conf=yarn_clusters.source_conf,
-        dst_conf=yarn_clusters.destination_conf,
-        lifetime="30m",
-        start_timeout_seconds=180,
-        conf=SMALL_CONTAINERS,
-    )
+    start = pool_start(pool_file, yarn_clusters)
 
     started = start.execute({})
 

@@ -828,13 +828,9 @@ class YarnRelaysIT {
   void aRelayPoolServesCopiesAtOnceAndInARowUntilItsFileIsRemoved() throws Exception {
     Path poolFile = temporary.resolve("pool.json");
     String jar = YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar");
-    CompletableFuture<Result> pool = CompletableFuture.supplyAsync(() -> run(List.of(
-        "relay-pool", "--pool-file", poolFile.toString(),
-        "--src-conf", configurations.resolve("src").toString(),
-        "--dst-conf", configurations.resolve("dst").toString(), "--for", "10m",
-        "-D", jar, "-D", YarnRelaySettings.MEMORY_MB + "=256",
-        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m",
-        "-D", "relaycp.relay.bytes-per-second-limit=1048576")));
+    List<String> arguments = poolArguments(poolFile.toString());
+    arguments.addAll(List.of("-D", "relaycp.relay.bytes-per-second-limit=1048576"));
+    CompletableFuture<Result> pool = CompletableFuture.supplyAsync(() -> run(arguments));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!Files.exists(poolFile)) {
       assertThat(pool).as("the pool runs until its file is written").isNotDone();
@@ -911,6 +907,25 @@ class YarnRelaysIT {
       Files.deleteIfExists(poolFile);
     }
 
+    assertPoolEnded(pool, poolFile.toString());
+  }
+
+  /** {@code relay-pool} with its file at {@code poolFile}, for ten minutes, small containers. */
+  private static List<String> poolArguments(String poolFile) {
+    return new ArrayList<>(List.of("relay-pool", "--pool-file", poolFile,
+        "--src-conf", configurations.resolve("src").toString(),
+        "--dst-conf", configurations.resolve("dst").toString(), "--for", "10m",
+        "-D", YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar"),
+        "-D", YarnRelaySettings.MEMORY_MB + "=256",
+        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m"));
+  }
+
+  /**
+   * The pool ended on its own once its file was gone, with both applications and no staging
+   * left.
+   */
+  private static void assertPoolEnded(CompletableFuture<Result> pool, String poolFile)
+      throws Exception {
     Result ended = pool.get(60, TimeUnit.SECONDS);
 
     assertThat(ended.exitCode()).as(ended.err()).isZero();
@@ -928,20 +943,15 @@ class YarnRelaysIT {
    * returns once the pool has ended both applications, and leaves nothing running or staged.
    */
   @Test
-  void aRelayPoolWhoseFileIsOnHdfsServesACopyAndEndsOnStop()
-      throws Exception {
+  void aRelayPoolWhoseFileIsOnHdfsServesACopyAndEndsOnStop() throws Exception {
     FileSystem sourceFiles = FileSystem.get(source.uri("/"), EmbeddedHdfs.clientConfiguration());
     org.apache.hadoop.fs.Path folder = new org.apache.hadoop.fs.Path("/pools");
     sourceFiles.mkdirs(folder);
     org.apache.hadoop.fs.Path onHdfs = new org.apache.hadoop.fs.Path(folder, "relays.pool");
     String poolFile = source.uri(onHdfs.toString()).toString();
     String jar = YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar");
-    CompletableFuture<Result> pool = CompletableFuture.supplyAsync(() -> run(List.of(
-        "relay-pool", "--pool-file", poolFile,
-        "--src-conf", configurations.resolve("src").toString(),
-        "--dst-conf", configurations.resolve("dst").toString(), "--for", "10m",
-        "-D", jar, "-D", YarnRelaySettings.MEMORY_MB + "=256",
-        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m")));
+    CompletableFuture<Result> pool =
+        CompletableFuture.supplyAsync(() -> run(poolArguments(poolFile)));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!sourceFiles.exists(onHdfs)) {
       assertThat(pool).as("the pool runs until its file is written").isNotDone();
@@ -980,14 +990,7 @@ class YarnRelaysIT {
       sourceFiles.delete(onHdfs, false);
     }
 
-    Result ended = pool.get(60, TimeUnit.SECONDS);
-
-    assertThat(ended.exitCode()).as(ended.err()).isZero();
-    assertThat(ended.out()).contains("relay pool up: " + NODES + " routes")
-        .contains(poolFile + " was removed: stopping the relay pool");
-    awaitNoRelayContainers(30);
-    assertThat(staged(source)).as("source staging left").isEmpty();
-    assertThat(staged(destination)).as("destination staging left").isEmpty();
+    assertPoolEnded(pool, poolFile);
   }
 
   /**
@@ -1000,12 +1003,7 @@ class YarnRelaysIT {
     Path poolFile = temporary.resolve("hung.pool");
     Path temporaryFiles = Files.createDirectories(temporary.resolve("pool-tmp"));
     List<String> command = DriverCommand.of(temporaryFiles);
-    command.addAll(List.of("relay-pool", "--pool-file", poolFile.toString(),
-        "--src-conf", configurations.resolve("src").toString(),
-        "--dst-conf", configurations.resolve("dst").toString(), "--for", "10m",
-        "-D", YarnRelaySettings.JAR + "=" + System.getProperty("relaycp.product.jar"),
-        "-D", YarnRelaySettings.MEMORY_MB + "=256",
-        "-D", YarnRelaySettings.JAVA_OPTS + "=-Xmx160m"));
+    command.addAll(poolArguments(poolFile.toString()));
     File log = temporary.resolve("pool.log").toFile();
     Process pool = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log)
         .start();
