@@ -20,6 +20,8 @@ public final class RelayCpTool extends Configured implements Tool {
       PlanCommand.class, ProbeCommand.class, GcCommand.class, CleanCommand.class,
       RelayClassDataCommand.class, RelayPoolCommand.class, HelpCommand.class);
   private static final String RELAY = "relay";
+  /** The columns of a command's help, which its description's lines are written to fit. */
+  static final int USAGE_HELP_WIDTH = 100;
   private final Consumer<CommandLine> extraCommands;
   private final PrintWriter err;
 
@@ -81,6 +83,9 @@ public final class RelayCpTool extends Configured implements Tool {
       commandLine.addSubcommand(subcommand);
     }
     extraCommands.accept(commandLine);
+    // The commands' descriptions are written a line an element, up to 100 columns: at
+    // picocli's 80 each longer line would break in two.
+    commandLine.setUsageHelpWidth(USAGE_HELP_WIDTH);
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(new ExitCodes());

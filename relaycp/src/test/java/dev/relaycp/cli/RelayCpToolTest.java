@@ -58,4 +58,24 @@ class RelayCpToolTest {
       }
     }
   }
+
+  /** Each line of a command's description is printed whole, not broken at the help's width. */
+  @Test
+  void everyCommandsDescriptionLinesFitTheHelpsWidth() {
+    CommandLine relaycp = commandLineFor();
+    for (CommandLine command : relaycp.getSubcommands().values()) {
+      if (command.getCommand() instanceof CommandLine.HelpCommand) {
+        continue;
+      }
+      assertThat(command.getUsageHelpWidth()).isEqualTo(RelayCpTool.USAGE_HELP_WIDTH);
+      for (String line : command.getCommandSpec().usageMessage().description()) {
+        assertThat(line.length()).as(command.getCommandName() + ": " + line)
+            .isLessThanOrEqualTo(RelayCpTool.USAGE_HELP_WIDTH);
+      }
+      String help = command.getUsageMessage(CommandLine.Help.Ansi.OFF);
+      for (String line : command.getCommandSpec().usageMessage().description()) {
+        assertThat(help).as(command.getCommandName() + " help").contains(line);
+      }
+    }
+  }
 }
