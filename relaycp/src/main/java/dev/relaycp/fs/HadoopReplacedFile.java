@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * A {@link ReplacedFile} on a Hadoop file system. The new file is made with permission 0600
@@ -125,7 +126,7 @@ final class HadoopReplacedFile implements ReplacedFile {
       return Optional.of("folder " + folder + " does not exist");
     } catch (AccessControlException e) {
       return Optional.of("folder " + folder + " is not writable by "
-          + org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName());
+          + UserGroupInformation.getCurrentUser().getShortUserName());
     }
   }
 

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Instant;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
@@ -38,7 +39,7 @@ public interface ReplacedFile {
     String scheme = null;
     try {
       scheme = new URI(location).getScheme();
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       // A path with characters a URI does not take (spaces, say) is a local one.
     }
     if (scheme == null || scheme.equals("file")) {

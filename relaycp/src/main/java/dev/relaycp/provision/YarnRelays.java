@@ -601,9 +601,8 @@ public final class YarnRelays implements RelayProvisioner {
   public synchronized YarnRelays with(StaticRelays running) {
     for (Route route : running.routes()) {
       if (running.runsThisBuild(route) != runningRelaysOfThisBuild) {
-        throw new IllegalArgumentException("the running relays of " + route + " are said "
-            + (runningRelaysOfThisBuild ? "not " : "") + "to run this build, the request"
-            + " said otherwise");
+        throw new IllegalArgumentException("running and the request disagree on whether the"
+            + " relays of " + route + " run this build");
       }
     }
     for (Route route : running.routes()) {
