@@ -129,6 +129,10 @@ public final class RelayPoolCommand implements Callable<Integer> {
       try {
         running = RelayPool.read(poolFile, Instant.now());
       } catch (RelayCpException stopped) {
+        if (stopped.code().retryable()) {
+          // Unread, the file may be a live pool's: it is not taken over.
+          throw stopped;
+        }
         // A pool killed outright left it; this pool takes its place.
         return duration;
       }

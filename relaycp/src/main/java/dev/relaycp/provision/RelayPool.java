@@ -16,6 +16,7 @@ import dev.relaycp.transfer.Route;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.hadoop.security.AccessControlException;
 
 /**
  * YARN relays kept running for a series of copies ({@code relaycp relay-pool}), as its pool
@@ -162,7 +164,8 @@ public final class RelayPool {
 
   /**
    * The pool {@code file} describes, whether or not it still runs; empty where there is no
-   * such file, INVALID_ARGUMENT where it is not a pool file or cannot be read.
+   * such file. INVALID_ARGUMENT where it is not a pool file, PERMISSION_DENIED where this user
+   * may not read it, IO_ERROR (worth a retry) where its file system fails to give it.
    */
   public static Optional<Written> readWritten(ReplacedFile file) {
     requireNonNull(file, "file is null");
@@ -178,9 +181,14 @@ public final class RelayPool {
     } catch (JsonProcessingException e) {
       throw new RelayCpException(ErrorCode.INVALID_ARGUMENT,
           file + " is not a relay pool file" + start, e);
+    } catch (AccessDeniedException | AccessControlException e) {
+      throw new RelayCpException(ErrorCode.PERMISSION_DENIED, "cannot read relay pool file "
+          + file + " (" + e.getMessage() + "): only the user who started the pool may; run the"
+          + " copy as that user", e);
     } catch (IOException e) {
-      throw new RelayCpException(ErrorCode.INVALID_ARGUMENT, "cannot read relay pool file "
-          + file + " (" + e.getMessage() + ")" + start, e);
+      // A file system that does not answer now (a NameNode failing over, say) may later.
+      throw new RelayCpException(ErrorCode.IO_ERROR, "cannot read relay pool file " + file
+          + " (" + e.getMessage() + "); try again once its file system answers", e);
     }
     RelayPool pool = parse(root).orElseThrow(() -> new RelayCpException(
         ErrorCode.INVALID_ARGUMENT, file + " is not a relay pool file" + start));

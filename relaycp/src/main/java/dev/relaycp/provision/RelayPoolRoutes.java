@@ -38,6 +38,8 @@ public final class RelayPoolRoutes implements RelayProvisioner {
   private final List<Consumer<Route>> listeners = new CopyOnWriteArrayList<>();
   private Instant lastDrop;
   private boolean poolGone;
+  /** Whether the last look at the file failed to read it (and was said so). */
+  private boolean unreadable;
   private boolean closed;
   private Thread follower;
 
@@ -121,11 +123,23 @@ public final class RelayPoolRoutes implements RelayProvisioner {
     RelayPool pool;
     try {
       pool = RelayPool.read(file, clock.instant());
-    } catch (RelayCpException gone) {
+    } catch (RelayCpException failed) {
+      if (failed.code().retryable()) {
+        // Its file system failing for a moment is not the pool's end: the next look may read it.
+        if (!unreadable) {
+          LOG.warn("{}; looking again each second", failed.getMessage());
+        }
+        unreadable = true;
+        return List.of();
+      }
       LOG.warn("The relay pool no longer runs ({}): no route of it joins any more",
-          gone.getMessage());
+          failed.getMessage());
       poolGone = true;
       return List.of();
+    }
+    if (unreadable) {
+      LOG.info("{} can be read again", file);
+      unreadable = false;
     }
     if (!pool.applications().equals(applications)) {
       // Another pool took the file over: its relays share another secret.

@@ -1,11 +1,16 @@
 package dev.relaycp.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.relaycp.error.ErrorCode;
+import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.ReplacedFile;
 import dev.relaycp.relay.RelayAddress;
 import dev.relaycp.relay.TransferSecret;
 import dev.relaycp.transfer.Route;
+import java.io.IOException;
+import java.net.ConnectException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,6 +21,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -150,6 +156,80 @@ class RelayPoolRoutesTest {
     pool(APPLICATIONS, "dn7:7007", "dn8:7008").writeTo(local(file));
     assertThat(joined.poll(2500, TimeUnit.MILLISECONDS)).as("closed: no longer followed")
         .isNull();
+  }
+
+  /**
+   * The pool file's file system failing for a while (a NameNode failing over) is not the pool's
+   * end: the copy keeps following the file and takes the routes the pool adds after.
+   */
+  @Test
+  void aFileThatCannotBeReadForAWhileIsFollowedStill() throws Exception {
+    Path file = folder.resolve("pool.json");
+    FailingFile failing = new FailingFile(local(file));
+    pool(APPLICATIONS, "dn1:7001", "dn4:7004").writeTo(failing);
+    RelayPoolRoutes routes = RelayPoolRoutes.follow(failing,
+        RelayPool.read(failing, Instant.now()), true, WAIT, new MovingClock());
+    routes.routeDropped(routes.routes().get(0));
+
+    failing.failing = true;
+    assertThatThrownBy(() -> RelayPool.read(failing, Instant.now()))
+        .isInstanceOfSatisfying(RelayCpException.class,
+            failure -> assertThat(failure.code()).isEqualTo(ErrorCode.IO_ERROR));
+    assertThat(routes.readNewRoutes()).isEmpty();
+    assertThat(routes.mayJoin()).as("still waiting for the pool's replacement").isTrue();
+
+    failing.failing = false;
+    pool(APPLICATIONS, "dn1:7001", "dn4:7004", "dn2:7002", "dn5:7005").writeTo(failing);
+    assertThat(routes.readNewRoutes()).containsExactly(new Route(1,
+        RelayAddress.parse("dn2:7002"), RelayAddress.parse("dn5:7005")));
+  }
+
+  /** A pool file whose reads fail with an IOException while {@link #failing} is set. */
+  private static final class FailingFile implements ReplacedFile {
+    private final ReplacedFile file;
+    volatile boolean failing;
+
+    FailingFile(ReplacedFile file) {
+      this.file = file;
+    }
+
+    @Override
+    public Optional<Contents> read() throws IOException {
+      if (failing) {
+        throw new ConnectException("Connection refused (the NameNode is failing over)");
+      }
+      return file.read();
+    }
+
+    @Override
+    public void replace(byte[] bytes) throws IOException {
+      file.replace(bytes);
+    }
+
+    @Override
+    public boolean touch(Instant now) throws IOException {
+      return file.touch(now);
+    }
+
+    @Override
+    public boolean exists() throws IOException {
+      return file.exists();
+    }
+
+    @Override
+    public void delete() throws IOException {
+      file.delete();
+    }
+
+    @Override
+    public void deleteOnExit() throws IOException {
+      file.deleteOnExit();
+    }
+
+    @Override
+    public Optional<String> whyNotWritable() throws IOException {
+      return file.whyNotWritable();
+    }
   }
 
   /** {@code file} as the pool's file on this machine. */
