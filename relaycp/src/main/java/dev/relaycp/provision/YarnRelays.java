@@ -714,18 +714,24 @@ public final class YarnRelays implements RelayProvisioner {
           continue;
         }
         routesPerRelay.computeIfPresent(container, (any, count) -> count > 1 ? count - 1 : 0);
-        Optional<RelayAddress> partner = routed.values().stream()
-            .filter(runningRelays::contains)
-            .distinct()
-            .min(Comparator.comparingInt(address -> routesPerRelay.getOrDefault(address, 0)));
+        // Every running relay of the site is a candidate, also one not routed yet (its own
+        // container still starting), which then counts as routed.
+        RelaySite runningSite = route.reader().equals(running) ? source : destination;
+        Optional<Map.Entry<String, RelayAddress>> partner =
+            runningSite.announced().entrySet().stream()
+                .filter(relay -> !stoppedRunningRelays.contains(relay.getValue()))
+                .min(Comparator.comparingInt(
+                    relay -> routesPerRelay.getOrDefault(relay.getValue(), 0)));
         if (partner.isEmpty()) {
           LOG.warn("Relay {} has no running relay left to pair with", container);
           continue;
         }
+        RelayAddress other = partner.get().getValue();
+        routed.put(key(runningSite, partner.get().getKey()), other);
         Route repaired = route.reader().equals(container)
-            ? addRoute(container, partner.get()) : addRoute(partner.get(), container);
-        LOG.info("Relay {} pairs with running relay {} in place of {}: {}", container,
-            partner.get(), running, repaired);
+            ? addRoute(container, other) : addRoute(other, container);
+        LOG.info("Relay {} pairs with running relay {} in place of {}: {}", container, other,
+            running, repaired);
         joined.add(repaired);
       }
     }
