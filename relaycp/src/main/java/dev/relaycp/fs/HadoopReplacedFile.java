@@ -72,10 +72,9 @@ final class HadoopReplacedFile implements ReplacedFile {
     Path written = new Path(file.getParent(), "." + file.getName() + "." + UUID.randomUUID()
         + ".part");
     try {
-      try (FSDataOutputStream out = fileSystem.create(written, OWNER_ONLY, false,
-          configuration.getInt("io.file.buffer.size", 4096),
-          fileSystem.getDefaultReplication(written), fileSystem.getDefaultBlockSize(written),
-          null)) {
+      try (FSDataOutputStream out =
+          fileSystem.createFile(written).permission(OWNER_ONLY).overwrite(false).recursive()
+              .build()) {
         out.write(bytes);
       }
       FileContext.getFileContext(file.toUri(), configuration)

@@ -1,17 +1,15 @@
 package dev.relaycp.provision;
 
+import static dev.relaycp.fs.HadoopFailures.firstLine;
 import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
-import dev.relaycp.fs.HadoopFailures;
 import dev.relaycp.fs.ReplacedFile;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -97,14 +95,14 @@ public final class RelayPoolStop {
         Thread.sleep(POLL_MILLIS);
       }
       Map<String, String> killed = new LinkedHashMap<>();
-      List<String> sites = new ArrayList<>(applications.keySet());
-      sites.removeAll(ended.keySet());
-      for (String site : sites) {
-        String id = applications.get(site);
-        LOG.warn("The relay pool's {} application {} still runs {} s after its file was"
-            + " removed: killing it", site, id, wait.toSeconds());
-        kill(clients.get(site), site, id);
-        killed.put(site, id);
+      for (Map.Entry<String, String> application : applications.entrySet()) {
+        String site = application.getKey();
+        if (!ended.containsKey(site)) {
+          LOG.warn("The relay pool's {} application {} still runs {} s after its file was"
+              + " removed: killing it", site, application.getValue(), wait.toSeconds());
+          kill(clients.get(site), site, application.getValue());
+          killed.put(site, application.getValue());
+        }
       }
       return new Outcome(true, ended, killed);
     } finally {
@@ -121,8 +119,7 @@ public final class RelayPoolStop {
     return client;
   }
 
-  private static boolean hasEnded(YarnClient client, Map.Entry<String, String> application)
-      throws IOException {
+  private static boolean hasEnded(YarnClient client, Map.Entry<String, String> application) {
     try {
       return ENDED.contains(client.getApplicationReport(
           ApplicationId.fromString(application.getValue())).getYarnApplicationState());
@@ -147,8 +144,7 @@ public final class RelayPoolStop {
       Exception e) {
     return new RelayCpException(ErrorCode.CLUSTER_UNREACHABLE, "cannot " + what
         + " the relay pool's application " + id + " on the " + site + " cluster's"
-        + " ResourceManager: " + HadoopFailures.firstLine(String.valueOf(e.getMessage()))
-        + "; `yarn application -kill "
-        + id + "` there ends it", e);
+        + " ResourceManager: " + firstLine(e.getMessage()) + "; `yarn application -kill " + id
+        + "` there ends it", e);
   }
 }
