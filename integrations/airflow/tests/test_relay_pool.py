@@ -50,6 +50,17 @@ def pool_start(pool_file: str, clusters) -> RelaycpRelayPoolStartOperator:
     )
 
 
+def pooled_copy(task_id: str, clusters, target: str, pool_file: str) -> dict:
+    """The clusters' dataset copied to ``target`` below the destination over the pool."""
+    return RelaycpOperator(
+        task_id=task_id,
+        src=clusters.dataset,
+        dst=f"{clusters.destination}/{target}",
+        relay_pool=pool_file,
+        extra_args=["--no-history"],
+    ).execute({})
+
+
 def test_copies_use_the_pool_until_the_teardown_removes_its_file(yarn_clusters, tmp_path):
     pool_file = tmp_path / "pool.json"
     start = pool_start(str(pool_file), yarn_clusters)
@@ -60,13 +71,7 @@ def test_copies_use_the_pool_until_the_teardown_removes_its_file(yarn_clusters, 
     assert _alive(started["pid"])
     assert stat.S_IMODE(pool_file.stat().st_mode) == 0o600
     summaries = [
-        RelaycpOperator(
-            task_id=f"copy_{n}",
-            src=yarn_clusters.dataset,
-            dst=f"{yarn_clusters.destination}/pooled-{n}",
-            relay_pool=str(pool_file),
-            extra_args=["--no-history"],
-        ).execute({})
+        pooled_copy(f"copy_{n}", yarn_clusters, f"pooled-{n}", str(pool_file))
         for n in (1, 2)
     ]
     for summary in summaries:
@@ -120,13 +125,7 @@ def test_a_pool_file_on_hdfs_serves_copies_and_a_teardown_elsewhere_stops_it(
 
     assert started["pool_file"] == pool_file
     assert Path(started["log"]).parent == Path(tempfile.gettempdir())
-    summary = RelaycpOperator(
-        task_id="copy",
-        src=yarn_clusters.dataset,
-        dst=f"{yarn_clusters.destination}/pooled-on-hdfs",
-        relay_pool=pool_file,
-        extra_args=["--no-history"],
-    ).execute({})
+    summary = pooled_copy("copy", yarn_clusters, "pooled-on-hdfs", pool_file)
     assert summary["verified"] is True
     assert summary["provisioner"] == "yarn-pool"
 
@@ -146,11 +145,5 @@ def test_a_pool_file_on_hdfs_serves_copies_and_a_teardown_elsewhere_stops_it(
     assert not _alive(started["pid"])
     assert "was removed: stopping the relay pool" in Path(started["log"]).read_text()
     with pytest.raises(AirflowFailException) as refused:
-        RelaycpOperator(
-            task_id="copy_after",
-            src=yarn_clusters.dataset,
-            dst=f"{yarn_clusters.destination}/pooled-after",
-            relay_pool=pool_file,
-            extra_args=["--no-history"],
-        ).execute({})
+        pooled_copy("copy_after", yarn_clusters, "pooled-after", pool_file)
     assert "does not exist" in str(refused.value)

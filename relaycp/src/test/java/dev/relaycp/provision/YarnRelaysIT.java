@@ -608,12 +608,7 @@ class YarnRelaysIT {
     secret.writeTo(secretFile);
     List<RelayServer> running = new ArrayList<>();
     try {
-      for (int relay = 0; relay < NODES; relay++) {
-        running.add(RelayServer.start(
-            RelaySettings.of("127.0.0.1", 0, secret, EmbeddedHdfs.clientConfiguration())));
-      }
-      String addresses = String.join(",", running.stream()
-          .map(relay -> "127.0.0.1:" + relay.localAddress().getPort()).toList());
+      String addresses = startRunningRelays(secret, running);
       List<String> stagedBefore = stagedOnBothSites();
 
       Result intoRunning = copyAcross("/demo", "/copy-into-running", "yarn", addresses,
@@ -708,6 +703,19 @@ class YarnRelaysIT {
    * {@code copy SRC DST} with {@code relays} as --relays and {@code destinationRelays} as
    * --dst-relays, one of them yarn, and the running relays' secret.
    */
+  /**
+   * Starts {@link #NODES} relays in this JVM with {@code secret}, as relays started by hand,
+   * into {@code running} (which the caller closes); returns their addresses for --relays.
+   */
+  private static String startRunningRelays(TransferSecret secret, List<RelayServer> running) {
+    for (int relay = 0; relay < NODES; relay++) {
+      running.add(RelayServer.start(
+          RelaySettings.of("127.0.0.1", 0, secret, EmbeddedHdfs.clientConfiguration())));
+    }
+    return String.join(",", running.stream()
+        .map(relay -> "127.0.0.1:" + relay.localAddress().getPort()).toList());
+  }
+
   private static Result copyAcross(String sourcePath, String target, String relays,
       String destinationRelays, Path secretFile, String... more) {
     List<String> args = copyArguments(sourcePath, target);
@@ -730,12 +738,7 @@ class YarnRelaysIT {
     secret.writeTo(secretFile);
     List<RelayServer> running = new ArrayList<>();
     try {
-      for (int relay = 0; relay < NODES; relay++) {
-        running.add(RelayServer.start(
-            RelaySettings.of("127.0.0.1", 0, secret, EmbeddedHdfs.clientConfiguration())));
-      }
-      String addresses = String.join(",", running.stream()
-          .map(relay -> "127.0.0.1:" + relay.localAddress().getPort()).toList());
+      String addresses = startRunningRelays(secret, running);
       CompletableFuture<Result> copying = CompletableFuture.supplyAsync(() -> copyAcross(
           "/big", "/copy-partner-stops", "yarn", addresses, secretFile,
           "-D", "relaycp.relay.parallel-streams=1",
