@@ -194,8 +194,8 @@ public final class RelayPoolCommand implements Callable<Integer> {
   /** Writes the pool file for {@code routes}, replacing it whole. */
   private void publish(YarnRelays relays, List<Route> routes, TransferSecret secret,
       Instant until) throws IOException {
-    RelayPool.of(routes, secret, relays.relayJarHash(), relays.applications(), until)
-        .writeTo(poolFile);
+    RelayPool.of(routes, secret, relays.relayJarHash(), relays.applications(),
+        relays.stagingFolders(), until).writeTo(poolFile);
   }
 
   /** --stop: ends the pool of the file, wherever it runs. */
@@ -213,6 +213,10 @@ public final class RelayPoolCommand implements Callable<Integer> {
       out.println("relaycp: removed " + poolFile + "; killed the relay pool's applications "
           + outcome.killed() + ", still running after --stop-timeout " + stopTimeout
           + (outcome.ended().isEmpty() ? "" : " (" + outcome.ended() + " had ended)"));
+    }
+    if (!outcome.stagingRemoved().isEmpty()) {
+      out.println("relaycp: removed the staging folders the relay pool left: "
+          + String.join(", ", outcome.stagingRemoved()));
     }
     out.flush();
     return ExitCodes.OK;

@@ -32,7 +32,8 @@ import org.apache.hadoop.security.AccessControlException;
  * YARN relays kept running for a series of copies ({@code relaycp relay-pool}), as its pool
  * file describes them to the copies that use it ({@code relaycp copy --relay-pool FILE}): the
  * routes of its live relays, the transfer secret they share, the hash of the relay jar they run
- * (a copy whose own relay jar has it knows they run its build) and both sites' applications.
+ * (a copy whose own relay jar has it knows they run its build), and both sites' applications
+ * and staging folders (what {@link RelayPoolStop} ends and removes where the pool did not).
  *
  * <p>The file holds the secret, so it is readable by its owner only from the moment it exists,
  * and it is replaced whole (a new file moved over the old one), so a copy never reads half of
@@ -52,33 +53,36 @@ public final class RelayPool {
   private final TransferSecret secret;
   private final String relayJarHash;
   private final Map<String, String> applications;
+  private final Map<String, String> stagingFolders;
   private final Instant until;
 
   private RelayPool(List<Route> routes, TransferSecret secret, String relayJarHash,
-      Map<String, String> applications, Instant until) {
+      Map<String, String> applications, Map<String, String> stagingFolders, Instant until) {
     this.routes = List.copyOf(routes);
     this.secret = secret;
     this.relayJarHash = relayJarHash;
     this.applications = Map.copyOf(applications);
+    this.stagingFolders = Map.copyOf(stagingFolders);
     this.until = until;
   }
 
   /**
    * A pool of {@code routes} (at least one), whose relays share {@code secret}, run the relay
-   * jar of {@code relayJarHash} in {@code applications} (by site: "src", "dst") and stop at
-   * {@code until}.
+   * jar of {@code relayJarHash} in {@code applications}, staged in {@code stagingFolders} (both
+   * by site: "src", "dst"), and stop at {@code until}.
    */
   public static RelayPool of(List<Route> routes, TransferSecret secret, String relayJarHash,
-      Map<String, String> applications, Instant until) {
+      Map<String, String> applications, Map<String, String> stagingFolders, Instant until) {
     requireNonNull(routes, "routes is null");
     requireNonNull(secret, "secret is null");
     requireNonNull(relayJarHash, "relayJarHash is null");
     requireNonNull(applications, "applications is null");
+    requireNonNull(stagingFolders, "stagingFolders is null");
     requireNonNull(until, "until is null");
     if (routes.isEmpty()) {
       throw new IllegalArgumentException("a relay pool has at least one route");
     }
-    return new RelayPool(routes, secret, relayJarHash, applications, until);
+    return new RelayPool(routes, secret, relayJarHash, applications, stagingFolders, until);
   }
 
   public List<Route> routes() {
@@ -97,6 +101,11 @@ public final class RelayPool {
   /** The pool's YARN applications by site ("src", "dst"). */
   public Map<String, String> applications() {
     return applications;
+  }
+
+  /** The URIs of the folders the pool's relays were staged in, by site ("src", "dst"). */
+  public Map<String, String> stagingFolders() {
+    return stagingFolders;
   }
 
   /** When the pool stops on its own. */
@@ -120,6 +129,8 @@ public final class RelayPool {
     root.put("until", until.toString());
     ObjectNode sites = root.putObject("applications");
     new TreeMap<>(applications).forEach(sites::put);
+    ObjectNode staging = root.putObject("staging");
+    new TreeMap<>(stagingFolders).forEach(staging::put);
     ArrayNode list = root.putArray("routes");
     for (Route route : routes) {
       list.addObject().put("reader", route.reader().toString())
@@ -214,13 +225,16 @@ public final class RelayPool {
       Map<String, String> applications = new LinkedHashMap<>();
       root.path("applications").fields()
           .forEachRemaining(site -> applications.put(site.getKey(), site.getValue().asText()));
+      Map<String, String> staging = new LinkedHashMap<>();
+      root.path("staging").fields()
+          .forEachRemaining(site -> staging.put(site.getKey(), site.getValue().asText()));
       String jar = root.path("relayJar").asText("");
       if (routes.isEmpty() || jar.isEmpty()) {
         return Optional.empty();
       }
       TransferSecret secret = TransferSecret.of(HexFormat.of().parseHex(
           root.path("secret").asText("")));
-      return Optional.of(new RelayPool(routes, secret, jar, applications,
+      return Optional.of(new RelayPool(routes, secret, jar, applications, staging,
           Instant.parse(root.path("until").asText())));
     } catch (RuntimeException e) {
       return Optional.empty();

@@ -5,16 +5,21 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import dev.relaycp.fs.BestEffortDelete;
 import dev.relaycp.fs.ReplacedFile;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -29,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * removes the file, which the pool takes as the sign to end both its YARN applications, waits
  * for the ResourceManagers to report them ended, and kills those still running after the wait
  * (a pool whose process hangs, or was killed and left them to YARN's expiry of their
- * ApplicationMasters).
+ * ApplicationMasters). Then it removes the staging folders such a pool leaves behind (a pool
+ * that ends on its own removes them itself), rather than leave them to the day-old sweep of
+ * {@link StaleStagingFolders}.
  */
 public final class RelayPoolStop {
   private static final Logger LOG = LoggerFactory.getLogger(RelayPoolStop.class);
@@ -45,11 +52,14 @@ public final class RelayPoolStop {
    * @param found whether the file named a pool (none: it had stopped already)
    * @param ended the pool's applications by site that ended within the wait
    * @param killed those the stop killed after it
+   * @param stagingRemoved the staging folders the pool had left, which the stop removed
    */
-  public record Outcome(boolean found, Map<String, String> ended, Map<String, String> killed) {
+  public record Outcome(boolean found, Map<String, String> ended, Map<String, String> killed,
+      List<String> stagingRemoved) {
     public Outcome {
       ended = Map.copyOf(requireNonNull(ended, "ended is null"));
       killed = Map.copyOf(requireNonNull(killed, "killed is null"));
+      stagingRemoved = List.copyOf(requireNonNull(stagingRemoved, "stagingRemoved is null"));
     }
   }
 
@@ -70,7 +80,7 @@ public final class RelayPoolStop {
     Optional<RelayPool.Written> written = RelayPool.readWritten(file);
     file.delete();
     if (written.isEmpty()) {
-      return new Outcome(false, Map.of(), Map.of());
+      return new Outcome(false, Map.of(), Map.of(), List.of());
     }
     Map<String, String> applications = written.get().pool().applications();
     LOG.info("Removed {}: waiting up to {} s for the pool to end {}", file, wait.toSeconds(),
@@ -104,10 +114,36 @@ public final class RelayPoolStop {
           killed.put(site, application.getValue());
         }
       }
-      return new Outcome(true, ended, killed);
+      List<String> stagingRemoved = removeStaging(written.get().pool().stagingFolders(),
+          source, destination);
+      return new Outcome(true, ended, killed, stagingRemoved);
     } finally {
       clients.values().forEach(YarnClient::stop);
     }
+  }
+
+  /**
+   * Removes the staging folders of a pool whose applications have ended; returns those that
+   * were there. A folder that cannot be removed is logged and left to the sweep.
+   */
+  private static List<String> removeStaging(Map<String, String> folders, Configuration source,
+      Configuration destination) {
+    List<String> removed = new ArrayList<>();
+    for (Map.Entry<String, String> folder : folders.entrySet()) {
+      Path path = new Path(folder.getValue());
+      Configuration configuration = folder.getKey().equals("dst") ? destination : source;
+      try (FileSystem fileSystem = FileSystem.newInstance(path.toUri(), configuration)) {
+        if (fileSystem.exists(path) && BestEffortDelete.delete(fileSystem, path, true,
+            "the relay pool's staging folder")) {
+          removed.add(folder.getValue());
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Cannot remove the relay pool's {} staging folder {}: {}; remove it by hand,"
+            + " or a copy's sweep of day-old staging folders will", folder.getKey(), path,
+            firstLine(String.valueOf(e.getMessage())));
+      }
+    }
+    return removed;
   }
 
   private static YarnClient client(Configuration configuration) {

@@ -52,6 +52,12 @@ interface RelaySite extends AutoCloseable {
    */
   Optional<String> applicationId();
 
+  /**
+   * The folder, as a URI of the site's file system, where this copy staged its relays (their
+   * heartbeat and announcements); empty for relays this copy did not start.
+   */
+  Optional<String> stagingFolder();
+
   /** Stops what this copy started on the site; safe to call more than once. */
   @Override
   void close();

@@ -103,6 +103,11 @@ final class RunningRelaySite implements RelaySite {
   }
 
   @Override
+  public Optional<String> stagingFolder() {
+    return Optional.empty();
+  }
+
+  @Override
   public void close() {
     // These relays belong to whoever started them.
   }

@@ -987,6 +987,15 @@ public final class YarnRelays implements RelayProvisioner {
     return applications;
   }
 
+  /** The staging folders' URIs by site ("src", "dst"), where this copy started relays. */
+  public Map<String, String> stagingFolders() {
+    Map<String, String> folders = new LinkedHashMap<>();
+    for (RelaySite site : List.of(source, destination)) {
+      site.stagingFolder().ifPresent(folder -> folders.put(site.site(), folder));
+    }
+    return folders;
+  }
+
   /**
    * Once the copy has every byte, waits while relays say they are still making their node's
    * class-data archive ({@link ClassDataArchive}; YARN would stop the dump with the container),

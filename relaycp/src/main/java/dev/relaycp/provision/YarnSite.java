@@ -902,6 +902,11 @@ final class YarnSite implements RelaySite {
     return Optional.of(applicationId.toString());
   }
 
+  @Override
+  public Optional<String> stagingFolder() {
+    return Optional.of(stagingDirectory.toString());
+  }
+
   /**
    * How a relay container starts: the product jar and the cluster's own Hadoop on the class
    * path; the secret in the container's credentials, with this process's TLS key and

@@ -68,7 +68,7 @@ class RelayPoolCommandTest {
     Path pool = temporary.resolve("pool.json");
     RelayPool.of(List.of(new Route(0, RelayAddress.parse("dn1:7001"),
             RelayAddress.parse("dn2:7002"))), TransferSecret.generate(), "0123456789abcdef",
-        Map.of(), Instant.now().plus(Duration.ofHours(1))).writeTo(local(pool));
+        Map.of(), Map.of(), Instant.now().plus(Duration.ofHours(1))).writeTo(local(pool));
     byte[] before = Files.readAllBytes(pool);
 
     Result result = run("relay-pool", "--pool-file", pool.toString());

@@ -65,7 +65,7 @@ class RelayPoolRoutesTest {
       routes.add(new Route(routes.size(), RelayAddress.parse(readersThenWriters[index]),
           RelayAddress.parse(readersThenWriters[index + 1])));
     }
-    return RelayPool.of(routes, SECRET, "0123456789abcdef", applications,
+    return RelayPool.of(routes, SECRET, "0123456789abcdef", applications, Map.of(),
         Instant.now().plus(Duration.ofHours(1)));
   }
 

@@ -35,7 +35,9 @@ class RelayPoolTest {
           RelayAddress.parse(readersThenWriters[index + 1])));
     }
     return RelayPool.of(routes, SECRET, "0123456789abcdef",
-        Map.of("src", "application_1_0001", "dst", "application_2_0001"), until);
+        Map.of("src", "application_1_0001", "dst", "application_2_0001"),
+        Map.of("src", "hdfs://src-nn:8020/tmp/relaycp-staging/alice/t1",
+            "dst", "hdfs://dst-nn:8020/tmp/relaycp-staging/alice/t1"), until);
   }
 
   @Test
@@ -52,6 +54,8 @@ class RelayPoolTest {
         .containsExactly("dn1:7001>dn4:7004", "[::1]:7002>dn5:7005");
     assertThat(read.relayJarHash()).isEqualTo("0123456789abcdef");
     assertThat(read.applications()).containsEntry("src", "application_1_0001");
+    assertThat(read.stagingFolders())
+        .containsEntry("dst", "hdfs://dst-nn:8020/tmp/relaycp-staging/alice/t1");
     assertThat(read.until()).isEqualTo(until);
     byte[] nonce = {9, 9, 9};
     assertThat(read.secret().prove(nonce)).isEqualTo(SECRET.prove(nonce));

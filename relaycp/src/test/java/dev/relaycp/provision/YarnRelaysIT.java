@@ -1026,14 +1026,16 @@ class YarnRelaysIT {
 
       assertThat(stopped.exitCode()).as(stopped.err()).isZero();
       assertThat(stopped.out()).contains("killed the relay pool's applications",
-          "still running after --stop-timeout 3s");
+          "still running after --stop-timeout 3s",
+          "removed the staging folders the relay pool left");
       assertThat(poolFile).doesNotExist();
       assertThat(source.liveApplications(TYPE)).as("source applications").isEmpty();
       assertThat(destination.liveApplications(TYPE)).as("destination applications").isEmpty();
+      assertThat(stagedOnBothSites()).as("staging folders left").isEmpty();
       awaitNoRelayContainers(30);
     } finally {
       pool.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-      // A pool killed outright leaves its staging folders, which relaycp gc removes.
+      // Where the stop failed, what it should have removed.
       removeStaging(source);
       removeStaging(destination);
     }
