@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class KerberizedYarnRelaysIT extends KerberizedYarnSites {
   @BeforeAll
   static void start() throws Exception {
-    startSites();
+    startSites(false);
   }
 
   /**

@@ -51,12 +51,15 @@ abstract class KerberizedYarnSites {
       "nested/blocks.bin", bytes(3 * KerberizedClusters.BLOCK_SIZE + 4321)));
 
   /**
-   * Starts the KDC, both kerberized clusters with {@link #FILES} under {@code /shared/data} on
-   * the source, and the kerberized YARN serving both sites; writes each site's configuration
-   * folder for the driver ({@code base/src}, {@code base/dst}).
+   * Starts the KDC, both kerberized clusters (each of two NameNodes behind a nameservice where
+   * {@code highlyAvailable}) with {@link #FILES} under {@code /shared/data} on the source, and
+   * the kerberized YARN serving both sites; writes each site's configuration folder for the
+   * driver ({@code base/src}, {@code base/dst}).
    */
-  static void startSites() throws Exception {
-    clusters = KerberizedClusters.start(base.resolve("clusters"));
+  static void startSites(boolean highlyAvailable) throws Exception {
+    clusters = highlyAvailable
+        ? KerberizedClusters.startHighlyAvailable(base.resolve("clusters"))
+        : KerberizedClusters.start(base.resolve("clusters"));
     clusters.asSuperuser(() -> {
       // A cluster's /tmp, where YARN applications stage their files, as real clusters have it.
       for (URI cluster : List.of(clusters.sourceUri("/"), clusters.destinationUri("/"))) {

@@ -19,6 +19,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.MiniDFSNNTopology;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
 import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
 
@@ -41,6 +44,11 @@ import org.apache.hadoop.security.UserGroupInformation;
  * </ul>
  * and the source cluster also {@code /shared}, owned by hdfs, mode 755.
  *
+ * <p>{@link #startHighlyAvailable} starts each cluster with two NameNodes behind a nameservice
+ * ({@code hdfs://src}, {@code hdfs://dst}) that clients reach through HDFS's failover proxy, as
+ * production clusters run: delegation tokens are then issued for the nameservice ({@code
+ * ha-hdfs:src}) and serve at either NameNode.
+ *
  * <p>Kerberos state is JVM-wide: UserGroupInformation's configuration and login user, and the
  * JDK's krb5.conf (the {@code java.security.krb5.conf} property MiniKdc sets). So one instance at
  * a time, in a JVM no non-kerberos test shares while it runs: surefire's "kerberos" execution
@@ -60,6 +68,8 @@ public final class KerberizedClusters implements AutoCloseable {
   /** The host part of the service principals: the clusters listen on localhost. */
   private static final String SERVICE_HOST = "localhost";
   private static final int DATANODES = 2;
+  private static final String SOURCE_NAMESERVICE = "src";
+  private static final String DESTINATION_NAMESERVICE = "dst";
 
   private final MiniKdc kdc;
   private final Path krb5Conf;
@@ -68,17 +78,40 @@ public final class KerberizedClusters implements AutoCloseable {
   private final MiniDFSCluster destination;
   /** Only the keys a client needs (see {@link #clientKeys}), without Hadoop's defaults. */
   private final Configuration clientKeys;
+  /** Whether the clusters run as nameservices "src" and "dst" of two NameNodes each. */
+  private final boolean highlyAvailable;
   /** One login per user, kept so FileSystem.get's cache (keyed by UGI) stays bounded. */
   private final Map<String, UserGroupInformation> logins = new HashMap<>();
 
   private KerberizedClusters(MiniKdc kdc, Path krb5Conf, Path keytabDirectory,
-      MiniDFSCluster source, MiniDFSCluster destination) {
+      MiniDFSCluster source, MiniDFSCluster destination, boolean highlyAvailable) {
     this.kdc = kdc;
     this.krb5Conf = krb5Conf;
     this.keytabDirectory = keytabDirectory;
     this.source = source;
     this.destination = destination;
-    this.clientKeys = clientKeys(kdc.getRealm(), source.getURI());
+    this.highlyAvailable = highlyAvailable;
+    this.clientKeys = clientKeys(kdc.getRealm(),
+        highlyAvailable ? URI.create("hdfs://" + SOURCE_NAMESERVICE) : source.getURI());
+    if (highlyAvailable) {
+      clientKeys.set(DFSConfigKeys.DFS_NAMESERVICES,
+          SOURCE_NAMESERVICE + "," + DESTINATION_NAMESERVICE);
+      describeNameservice(clientKeys, SOURCE_NAMESERVICE, source);
+      describeNameservice(clientKeys, DESTINATION_NAMESERVICE, destination);
+    }
+  }
+
+  /** What a client's hdfs-site.xml says of a nameservice: its NameNodes and failover proxy. */
+  private static void describeNameservice(Configuration keys, String nameservice,
+      MiniDFSCluster cluster) {
+    keys.set(HdfsClientConfigKeys.DFS_HA_NAMENODES_KEY_PREFIX + "." + nameservice, "nn1,nn2");
+    for (int index = 0; index < 2; index++) {
+      keys.set(DFSConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY + "." + nameservice + ".nn"
+          + (index + 1), SERVICE_HOST + ":"
+          + cluster.getNameNode(index).getNameNodeAddress().getPort());
+    }
+    keys.set(HdfsClientConfigKeys.Failover.PROXY_PROVIDER_KEY_PREFIX + "." + nameservice,
+        ConfiguredFailoverProxyProvider.class.getName());
   }
 
   /**
@@ -87,6 +120,19 @@ public final class KerberizedClusters implements AutoCloseable {
    * the class comment lists. Leaves UserGroupInformation configured for Kerberos.
    */
   public static KerberizedClusters start(Path baseDirectory) throws Exception {
+    return start(baseDirectory, false);
+  }
+
+  /**
+   * Starts as {@link #start} does, each cluster with two NameNodes (the first active) behind
+   * nameservice {@code src} or {@code dst}.
+   */
+  public static KerberizedClusters startHighlyAvailable(Path baseDirectory) throws Exception {
+    return start(baseDirectory, true);
+  }
+
+  private static KerberizedClusters start(Path baseDirectory, boolean highlyAvailable)
+      throws Exception {
     Path kdcDirectory = Files.createDirectories(baseDirectory.resolve("kdc"));
     MiniKdc kdc = new MiniKdc(MiniKdc.createConf(), kdcDirectory.toFile());
     kdc.start();
@@ -107,11 +153,13 @@ public final class KerberizedClusters implements AutoCloseable {
       // Before any cluster starts: the NameNode and the datanodes log in through UGI, which
       // takes "kerberos" and the auth_to_local rules from here, once for the whole JVM.
       UserGroupInformation.setConfiguration(server);
-      source = cluster(server, baseDirectory.resolve("source"));
-      destination = cluster(server, baseDirectory.resolve("destination"));
+      source = cluster(server, baseDirectory.resolve("source"),
+          highlyAvailable ? SOURCE_NAMESERVICE : null);
+      destination = cluster(server, baseDirectory.resolve("destination"),
+          highlyAvailable ? DESTINATION_NAMESERVICE : null);
 
-      KerberizedClusters clusters =
-          new KerberizedClusters(kdc, krb5Conf, keytabDirectory, source, destination);
+      KerberizedClusters clusters = new KerberizedClusters(kdc, krb5Conf, keytabDirectory,
+          source, destination, highlyAvailable);
       clusters.layOut(source, true);
       clusters.layOut(destination, false);
       return clusters;
@@ -191,18 +239,40 @@ public final class KerberizedClusters implements AutoCloseable {
     return SUPERUSER + "/" + SERVICE_HOST + "@" + realm;
   }
 
-  private static MiniDFSCluster cluster(Configuration server, Path directory)
-      throws IOException {
+  /** A cluster of one NameNode, or of two behind {@code nameservice} where one is given. */
+  private static MiniDFSCluster cluster(Configuration server, Path directory,
+      String nameservice) throws IOException {
     // A copy each: MiniDFSCluster writes its ports and directories into the configuration.
-    return new MiniDFSCluster.Builder(new Configuration(server), directory.toFile())
-        .numDataNodes(DATANODES)
+    MiniDFSCluster.Builder builder =
+        new MiniDFSCluster.Builder(new Configuration(server), directory.toFile())
+            .numDataNodes(DATANODES);
+    if (nameservice == null) {
+      return builder.build();
+    }
+    MiniDFSCluster cluster = builder.nnTopology(new MiniDFSNNTopology().addNameservice(
+            new MiniDFSNNTopology.NSConf(nameservice)
+                .addNN(new MiniDFSNNTopology.NNConf("nn1"))
+                .addNN(new MiniDFSNNTopology.NNConf("nn2"))))
         .build();
+    cluster.waitActive();
+    cluster.transitionToActive(0);
+    return cluster;
+  }
+
+  /**
+   * Makes the active NameNode of {@code cluster} (one of a {@link #startHighlyAvailable} pair)
+   * standby and the other active, as an administrator's failover does.
+   */
+  public static void failOver(MiniDFSCluster cluster) throws IOException {
+    int active = cluster.getNameNode(0).isActiveState() ? 0 : 1;
+    cluster.transitionToStandby(active);
+    cluster.transitionToActive(1 - active);
   }
 
   /** Creates the directories and the secret file the class comment lists, as hdfs. */
   private void layOut(MiniDFSCluster cluster, boolean withShared) throws Exception {
     asSuperuser(() -> {
-      try (FileSystem fileSystem = FileSystem.newInstance(cluster.getURI(), configuration())) {
+      try (FileSystem fileSystem = FileSystem.newInstance(uri(cluster, "/"), configuration())) {
         FsPermission open = new FsPermission((short) 0755);
         directory(fileSystem, "/user", open, SUPERUSER);
         for (String user : USERS) {
@@ -285,18 +355,22 @@ public final class KerberizedClusters implements AutoCloseable {
     return destination;
   }
 
-  /** {@code hdfs://localhost:port/path} on the source cluster. */
+  /** {@code hdfs://localhost:port/path} on the source cluster ({@code hdfs://src/path}). */
   public URI sourceUri(String path) {
     return uri(source, path);
   }
 
-  /** {@code hdfs://localhost:port/path} on the destination cluster. */
+  /** {@code hdfs://localhost:port/path} on the destination cluster ({@code hdfs://dst/path}). */
   public URI destinationUri(String path) {
     return uri(destination, path);
   }
 
-  private static URI uri(MiniDFSCluster cluster, String path) {
+  private URI uri(MiniDFSCluster cluster, String path) {
     requireNonNull(path, "path is null");
+    if (highlyAvailable) {
+      return URI.create("hdfs://"
+          + (cluster == source ? SOURCE_NAMESERVICE : DESTINATION_NAMESERVICE) + path);
+    }
     return URI.create(cluster.getURI().toString() + path);
   }
 
