@@ -16,10 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -124,15 +126,25 @@ public final class RelayPoolStop {
 
   /**
    * Removes the staging folders of a pool whose applications have ended; returns those that
-   * were there. A folder that cannot be removed is logged and left to the sweep.
+   * were there. A folder that cannot be removed is logged and left to the sweep. Only this
+   * user's transfer folders in the site's relay staging folder are removed: the pool file
+   * names the folders, and a stop run by a more powerful user (HDFS's superuser) must not
+   * delete whatever a file another user can write names.
    */
   private static List<String> removeStaging(Map<String, String> folders, Configuration source,
-      Configuration destination) {
+      Configuration destination) throws IOException {
+    String user = UserGroupInformation.getCurrentUser().getShortUserName();
     List<String> removed = new ArrayList<>();
     for (Map.Entry<String, String> folder : folders.entrySet()) {
       Path path = new Path(folder.getValue());
       Configuration configuration = folder.getKey().equals("dst") ? destination : source;
       try (FileSystem fileSystem = FileSystem.newInstance(path.toUri(), configuration)) {
+        if (!isTransferFolder(fileSystem, path, configuration, user)) {
+          LOG.warn("Not removing {}, which the relay pool file names as its {} staging folder:"
+              + " it is no transfer folder of {} in {}", path, folder.getKey(), user,
+              YarnRelaySettings.stagingDirectory(configuration));
+          continue;
+        }
         if (fileSystem.exists(path) && BestEffortDelete.delete(fileSystem, path, true,
             "the relay pool's staging folder")) {
           removed.add(folder.getValue());
@@ -144,6 +156,26 @@ public final class RelayPoolStop {
       }
     }
     return removed;
+  }
+
+  /** Whether {@code path} is STAGING/{@code user}/UUID, as the relays' start names them. */
+  static boolean isTransferFolder(FileSystem fileSystem, Path path, Configuration configuration,
+      String user) {
+    Path userFolder = path.getParent();
+    if (userFolder == null || userFolder.getParent() == null
+        || !userFolder.getName().equals(user)) {
+      return false;
+    }
+    Path staging = fileSystem.makeQualified(
+        new Path(YarnRelaySettings.stagingDirectory(configuration)));
+    if (!fileSystem.makeQualified(userFolder.getParent()).equals(staging)) {
+      return false;
+    }
+    try {
+      return UUID.fromString(path.getName()).toString().equals(path.getName());
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private static YarnClient client(Configuration configuration) {

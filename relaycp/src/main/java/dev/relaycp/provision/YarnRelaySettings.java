@@ -117,11 +117,16 @@ public record YarnRelaySettings(
     PortRange.from(configuration);
     return new YarnRelaySettings(queue, memory, cores,
         withHeapWithin(memory, configuration.getTrimmed(JAVA_OPTS, DEFAULT_JAVA_OPTS)),
-        configuration.getTrimmed(STAGING_DIR, "/tmp/relaycp-staging"),
+        stagingDirectory(configuration),
         driverTimeout, startTimeout, replacements,
         jar.isEmpty() ? Optional.empty() : Optional.of(jar),
         RelayKeys.YARN_CLASS_DATA_ARCHIVE.from(configuration),
         RelayKeys.YARN_CLASS_DATA_WAIT_SECONDS.from(configuration), relayProperties);
+  }
+
+  /** The folder {@code configuration} names for relay staging ({@link #STAGING_DIR}). */
+  static String stagingDirectory(Configuration configuration) {
+    return configuration.getTrimmed(STAGING_DIR, "/tmp/relaycp-staging");
   }
 
   /**
