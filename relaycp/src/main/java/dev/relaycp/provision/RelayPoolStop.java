@@ -159,7 +159,7 @@ public final class RelayPoolStop {
   }
 
   /** Whether {@code path} is STAGING/{@code user}/UUID, as the relays' start names them. */
-  static boolean isTransferFolder(FileSystem fileSystem, Path path, Configuration configuration,
+  private static boolean isTransferFolder(FileSystem fileSystem, Path path, Configuration configuration,
       String user) {
     Path userFolder = path.getParent();
     if (userFolder == null || userFolder.getParent() == null
