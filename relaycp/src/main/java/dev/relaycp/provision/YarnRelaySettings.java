@@ -126,7 +126,7 @@ public record YarnRelaySettings(
 
   /** The folder {@code configuration} names for relay staging ({@link #STAGING_DIR}). */
   static String stagingDirectory(Configuration configuration) {
-    return configuration.getTrimmed(STAGING_DIR, "/tmp/relaycp-staging");
+    return RelayKeys.YARN_STAGING_DIR.from(configuration);
   }
 
   /**
