@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.relaycp.testkit.EmbeddedHdfs;
+import dev.relaycp.testkit.HighlyAvailableHdfs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,9 +24,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.hdfs.MiniDFSNNTopology;
-import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
-import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,30 +71,13 @@ class HighAvailabilityCopyTest {
   private static MiniDFSCluster cluster(String nameservice) throws IOException {
     Configuration configuration = EmbeddedHdfs.clientConfiguration();
     EmbeddedHdfs.smallBlocks(BLOCK, 2).accept(configuration);
-    MiniDFSCluster cluster = new MiniDFSCluster.Builder(configuration,
-        base.resolve(nameservice).toFile())
-        .nnTopology(new MiniDFSNNTopology().addNameservice(
-            new MiniDFSNNTopology.NSConf(nameservice)
-                .addNN(new MiniDFSNNTopology.NNConf("nn1"))
-                .addNN(new MiniDFSNNTopology.NNConf("nn2"))))
-        .numDataNodes(2)
-        .build();
-    cluster.waitActive();
-    cluster.transitionToActive(0);
-    return cluster;
+    return HighlyAvailableHdfs.build(new MiniDFSCluster.Builder(configuration,
+        base.resolve(nameservice).toFile()).numDataNodes(2), nameservice);
   }
 
   /** What a client's hdfs-site.xml says of the nameservice: its namenodes and failover proxy. */
   private static void describe(String nameservice, MiniDFSCluster cluster) {
-    clientKeys.put(HdfsClientConfigKeys.DFS_HA_NAMENODES_KEY_PREFIX + "." + nameservice,
-        "nn1,nn2");
-    for (int index = 0; index < 2; index++) {
-      InetSocketAddress address = cluster.getNameNode(index).getNameNodeAddress();
-      clientKeys.put(DFSConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY + "." + nameservice + ".nn"
-          + (index + 1), "127.0.0.1:" + address.getPort());
-    }
-    clientKeys.put(HdfsClientConfigKeys.Failover.PROXY_PROVIDER_KEY_PREFIX + "." + nameservice,
-        ConfiguredFailoverProxyProvider.class.getName());
+    clientKeys.putAll(HighlyAvailableHdfs.clientKeys(nameservice, cluster, "127.0.0.1"));
   }
 
   private static Configuration client() {
@@ -154,21 +134,14 @@ class HighAvailabilityCopyTest {
         "-D", "relaycp.relay.bytes-per-second-limit=1048576"));
     TimeUnit.SECONDS.sleep(2);
     assertThat(copy).as("the copy runs when the namenodes fail over").isNotDone();
-    failOver(source);
-    failOver(destination);
+    HighlyAvailableHdfs.failOver(source);
+    HighlyAvailableHdfs.failOver(destination);
 
     Result result = copy.get(180, TimeUnit.SECONDS);
     assertThat(result.exitCode()).as(result.err()).isZero();
     JsonNode summary = new ObjectMapper().readTree(result.out());
     assertThat(summary.get("verified").asBoolean()).isTrue();
     assertCopied("/failed-over");
-  }
-
-  /** The active namenode made standby and the other made active, as an administrator does. */
-  private static void failOver(MiniDFSCluster cluster) throws IOException {
-    int active = cluster.getNameNode(0).isActiveState() ? 0 : 1;
-    cluster.transitionToStandby(active);
-    cluster.transitionToActive(1 - active);
   }
 
   private static void assertCopied(String target) throws IOException {

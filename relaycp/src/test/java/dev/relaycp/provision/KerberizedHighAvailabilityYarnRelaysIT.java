@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.relaycp.transfer.KerberizedClusters;
+import dev.relaycp.testkit.HighlyAvailableHdfs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -55,8 +55,8 @@ class KerberizedHighAvailabilityYarnRelaysIT extends KerberizedYarnSites {
         "-D", "relaycp.relay.parallel-streams=1",
         "-D", "relaycp.relay.bytes-per-second-limit=131072"), tokens);
     awaitRelaysOfBothSites(driver);
-    KerberizedClusters.failOver(clusters.source());
-    KerberizedClusters.failOver(clusters.destination());
+    HighlyAvailableHdfs.failOver(clusters.source());
+    HighlyAvailableHdfs.failOver(clusters.destination());
     assertThat(driver.isAlive()).as("the copy runs when both clusters have failed over")
         .isTrue();
     Run copy = waitFor("launcher", driver);

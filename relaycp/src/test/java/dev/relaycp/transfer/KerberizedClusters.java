@@ -3,6 +3,7 @@ package dev.relaycp.transfer;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import dev.relaycp.testkit.HighlyAvailableHdfs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -19,9 +20,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.hdfs.MiniDFSNNTopology;
-import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
-import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
 import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
 
@@ -96,22 +94,12 @@ public final class KerberizedClusters implements AutoCloseable {
     if (highlyAvailable) {
       clientKeys.set(DFSConfigKeys.DFS_NAMESERVICES,
           SOURCE_NAMESERVICE + "," + DESTINATION_NAMESERVICE);
-      describeNameservice(clientKeys, SOURCE_NAMESERVICE, source);
-      describeNameservice(clientKeys, DESTINATION_NAMESERVICE, destination);
+      // The NameNodes at the host their principal names.
+      HighlyAvailableHdfs.clientKeys(SOURCE_NAMESERVICE, source, SERVICE_HOST)
+          .forEach(clientKeys::set);
+      HighlyAvailableHdfs.clientKeys(DESTINATION_NAMESERVICE, destination, SERVICE_HOST)
+          .forEach(clientKeys::set);
     }
-  }
-
-  /** What a client's hdfs-site.xml says of a nameservice: its NameNodes and failover proxy. */
-  private static void describeNameservice(Configuration keys, String nameservice,
-      MiniDFSCluster cluster) {
-    keys.set(HdfsClientConfigKeys.DFS_HA_NAMENODES_KEY_PREFIX + "." + nameservice, "nn1,nn2");
-    for (int index = 0; index < 2; index++) {
-      keys.set(DFSConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY + "." + nameservice + ".nn"
-          + (index + 1), SERVICE_HOST + ":"
-          + cluster.getNameNode(index).getNameNodeAddress().getPort());
-    }
-    keys.set(HdfsClientConfigKeys.Failover.PROXY_PROVIDER_KEY_PREFIX + "." + nameservice,
-        ConfiguredFailoverProxyProvider.class.getName());
   }
 
   /**
@@ -246,27 +234,8 @@ public final class KerberizedClusters implements AutoCloseable {
     MiniDFSCluster.Builder builder =
         new MiniDFSCluster.Builder(new Configuration(server), directory.toFile())
             .numDataNodes(DATANODES);
-    if (nameservice == null) {
-      return builder.build();
-    }
-    MiniDFSCluster cluster = builder.nnTopology(new MiniDFSNNTopology().addNameservice(
-            new MiniDFSNNTopology.NSConf(nameservice)
-                .addNN(new MiniDFSNNTopology.NNConf("nn1"))
-                .addNN(new MiniDFSNNTopology.NNConf("nn2"))))
-        .build();
-    cluster.waitActive();
-    cluster.transitionToActive(0);
-    return cluster;
-  }
-
-  /**
-   * Makes the active NameNode of {@code cluster} (one of a {@link #startHighlyAvailable} pair)
-   * standby and the other active, as an administrator's failover does.
-   */
-  public static void failOver(MiniDFSCluster cluster) throws IOException {
-    int active = cluster.getNameNode(0).isActiveState() ? 0 : 1;
-    cluster.transitionToStandby(active);
-    cluster.transitionToActive(1 - active);
+    return nameservice == null ? builder.build()
+        : HighlyAvailableHdfs.build(builder, nameservice);
   }
 
   /** Creates the directories and the secret file the class comment lists, as hdfs. */
