@@ -90,7 +90,7 @@ public final class RelayPoolStop {
     Map<String, YarnClient> clients = new LinkedHashMap<>();
     try {
       for (String site : applications.keySet()) {
-        clients.put(site, client(site.equals("dst") ? destination : source));
+        clients.put(site, client(configurationOf(site, source, destination)));
       }
       Map<String, String> ended = new LinkedHashMap<>();
       long deadline = System.nanoTime() + wait.toNanos();
@@ -137,7 +137,7 @@ public final class RelayPoolStop {
     List<String> removed = new ArrayList<>();
     for (Map.Entry<String, String> folder : folders.entrySet()) {
       Path path = new Path(folder.getValue());
-      Configuration configuration = folder.getKey().equals("dst") ? destination : source;
+      Configuration configuration = configurationOf(folder.getKey(), source, destination);
       try (FileSystem fileSystem = FileSystem.newInstance(path.toUri(), configuration)) {
         if (!isTransferFolder(fileSystem, path, configuration, user)) {
           LOG.warn("Not removing {}, which the relay pool file names as its {} staging folder:"
@@ -152,15 +152,15 @@ public final class RelayPoolStop {
       } catch (IOException | RuntimeException e) {
         LOG.warn("Cannot remove the relay pool's {} staging folder {}: {}; remove it by hand,"
             + " or a copy's sweep of day-old staging folders will", folder.getKey(), path,
-            firstLine(String.valueOf(e.getMessage())));
+            firstLine(e.getMessage()));
       }
     }
     return removed;
   }
 
   /** Whether {@code path} is STAGING/{@code user}/UUID, as the relays' start names them. */
-  private static boolean isTransferFolder(FileSystem fileSystem, Path path, Configuration configuration,
-      String user) {
+  private static boolean isTransferFolder(FileSystem fileSystem, Path path,
+      Configuration configuration, String user) {
     Path userFolder = path.getParent();
     if (userFolder == null || userFolder.getParent() == null
         || !userFolder.getName().equals(user)) {
@@ -176,6 +176,12 @@ public final class RelayPoolStop {
     } catch (IllegalArgumentException e) {
       return false;
     }
+  }
+
+  /** The cluster configuration of {@code site}: the destination's for "dst", else the source's. */
+  private static Configuration configurationOf(String site, Configuration source,
+      Configuration destination) {
+    return site.equals("dst") ? destination : source;
   }
 
   private static YarnClient client(Configuration configuration) {
