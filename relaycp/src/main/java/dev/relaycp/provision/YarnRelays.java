@@ -286,7 +286,10 @@ public final class YarnRelays implements RelayProvisioner {
     }
   }
 
-  /** Removes {@code hook} from Hadoop's shutdown hooks, unless they are running. */
+  /**
+   * Removes {@code hook} from Hadoop's shutdown hooks, unless they are running; a hook never
+   * added is no error.
+   */
   private static void removeShutdownHook(Runnable hook) {
     if (!ShutdownHookManager.get().isShutdownInProgress()) {
       ShutdownHookManager.get().removeShutdownHook(hook);
@@ -302,13 +305,18 @@ public final class YarnRelays implements RelayProvisioner {
         CompletableFuture.supplyAsync(() -> relayJar(product), daemonThread("relay-jar"));
     Supplier<RelayJar> jar = () -> joined(taken);
     String transferId = UUID.randomUUID().toString();
-    // Until the relays' own hook is in place, each site's start has a hook of its own: a
-    // Ctrl-C while the applications register must not leave them to YARN's expiry.
+    // Until the relays' own hook is in place, each site YARN starts has a hook of its own: a
+    // Ctrl-C while the applications register must not leave them to YARN's expiry. A site
+    // whose relays run already makes nothing to undo, so it has none.
     SiteStartShutdownHook sourceHook = SiteStartShutdownHook.forSite("src");
     SiteStartShutdownHook destinationHook = SiteStartShutdownHook.forSite("dst");
-    addShutdownHook(sourceHook, () -> { });
+    if (request.runningSource().isEmpty()) {
+      addShutdownHook(sourceHook, () -> { });
+    }
     try {
-      addShutdownHook(destinationHook, () -> { });
+      if (request.runningDestination().isEmpty()) {
+        addShutdownHook(destinationHook, () -> { });
+      }
     } catch (RuntimeException e) {
       removeShutdownHook(sourceHook);
       throw e;
