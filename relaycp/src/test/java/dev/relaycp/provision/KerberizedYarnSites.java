@@ -108,7 +108,10 @@ abstract class KerberizedYarnSites {
             + ",JAVA_TOOL_OPTIONS=-Djava.security.krb5.conf=" + clusters.krb5Conf());
     configuration.setStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
         containerClassPath.toArray(String[]::new));
-    yarn = new MiniYARNCluster("relaycp-kerberized", 2, 1, 1);
+    // MiniYARNCluster works in a folder named after it (target/test/data/<name>), which it
+    // empties as it starts: a name for each topology, as their test classes may run side by side.
+    yarn = new MiniYARNCluster(highlyAvailable ? "relaycp-kerberized-ha" : "relaycp-kerberized",
+        2, 1, 1);
     yarn.init(configuration);
     yarn.start();
     assertThat(yarn.waitForNodeManagersToConnect(60_000)).as("NodeManagers connected").isTrue();
