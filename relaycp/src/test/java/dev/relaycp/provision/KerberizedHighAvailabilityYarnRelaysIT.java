@@ -13,7 +13,6 @@ import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,10 +20,9 @@ import org.junit.jupiter.api.Test;
  * ({@code hdfs://src}, {@code hdfs://dst}), as production clusters run: HDFS issues delegation
  * tokens for the nameservice ({@code ha-hdfs:src}), which serve at either NameNode, the
  * ResourceManager renews them through the failover proxy, and the relays' clients find them by
- * the nameservice's name. Kerberos state is JVM-wide: this class runs in a fork of its own
- * ({@code @Tag("kerberos")}, relaycp/pom.xml).
+ * the nameservice's name. Kerberos state is JVM-wide: this class runs in a fork of its own,
+ * as every integration test class does (relaycp/pom.xml).
  */
-@Tag("kerberos")
 class KerberizedHighAvailabilityYarnRelaysIT extends KerberizedYarnSites {
   private static final String TARGET = "/user/alice/failed-over";
 

@@ -24,7 +24,6 @@ import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,9 +32,8 @@ import org.junit.jupiter.api.Test;
  * sites; the driver logs in as alice from her keytab, as a user's scheduled copy would, and
  * each site's ApplicationMaster runs in a container that hands its token on to the driver
  * (YARN gives an unmanaged one's to no Kerberos caller). Kerberos state is JVM-wide: this
- * class runs in a fork of its own ({@code @Tag("kerberos")}, relaycp/pom.xml).
+ * class runs in a fork of its own, as every integration test class does (relaycp/pom.xml).
  */
-@Tag("kerberos")
 class KerberizedYarnRelaysIT extends KerberizedYarnSites {
   @BeforeAll
   static void start() throws Exception {

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * serving both sites, each site's configuration folder for the driver, and drivers started as
  * users start them (alice from her keytab, or an Oozie launcher holding only her tokens). A
  * subclass's {@code @BeforeAll} calls {@link #startSites}. Kerberos state is JVM-wide: each
- * subclass runs in a fork of its own ({@code @Tag("kerberos")}, relaycp/pom.xml).
+ * subclass runs in a fork of its own, as every integration test class does (relaycp/pom.xml).
  */
 abstract class KerberizedYarnSites {
   @TempDir static Path base;
