@@ -171,7 +171,8 @@ def cpu_markdown(runs):
         seconds = cpu["seconds"]
         rows.append("| " + " | ".join(
             [r["dataset"], r["tool"], str(r["k"])] + [fmt(seconds.get(role)) for role in CPU_ROLES]
-            + [fmt(cpu.get("tool_seconds")), fmt(cpu.get("per_gb")), fmt(cpu.get("per_1000_files"))])
+            + [fmt(cpu.get("tool_seconds")), fmt(cpu.get("per_gb")), fmt(cpu.get("per_1000_files")),
+               fmt(cpu.get("steady_per_gb")), fmt(cpu.get("steady_per_1000_files"))])
             + " |")
     if not rows:
         return []
@@ -180,9 +181,13 @@ def cpu_markdown(runs):
             "from the copy's start; a process that ended loses at most its last half second. "
             "The tool's own: relaycp's relays, driver and relay pool (relaycp-pool, the "
             "ApplicationMasters of relays kept for many copies, where a run used one), or "
-            "DistCp's client, application master and maps.", "",
-            "| dataset | tool | k | " + " | ".join(CPU_ROLES) + " | tool's own | per GB | per 1,000 files |",
-            "|" + "---|" * (len(CPU_ROLES) + 6)] + rows
+            "DistCp's client, application master and maps. Steady: the tool's own CPU while "
+            "the copy's 10% to 90% of bytes crossed the WAN (the window of steady MB/s), per GB "
+            "and per 1,000 files of what crossed in it (files in proportion to bytes): a file's "
+            "cost once started and warm, without the fixed cost of the copy's start.", "",
+            "| dataset | tool | k | " + " | ".join(CPU_ROLES) + " | tool's own | per GB | per 1,000 files"
+            " | steady per GB | steady per 1,000 files |",
+            "|" + "---|" * (len(CPU_ROLES) + 8)] + rows
 
 
 def link_text(name, rate, share, cap, full=None):

@@ -5,6 +5,7 @@ physical limit, which reads only its record and timeline.
 MB is 10^6 bytes throughout. "steady" is the rate over the middle 80% of the bytes: the times
 when the bytes that crossed the router from src to dst reached 10% and 90% of their total, and
 80% of the payload over that span."""
+import bisect
 import csv
 import functools
 import glob
@@ -233,6 +234,30 @@ def process_cpu(run, cpu_path):
     return out
 
 
+def tool_cpu_between(cpu_path, tool, t_from, t_to):
+    """The CPU seconds `tool`'s own processes spent between two moments (seconds since the
+    epoch), from the run's process_cpu.py timeline, each sample's totals interpolated to the
+    moments; None where the run has no timeline (runs before 2026-11-27) or it does not span
+    them."""
+    if not os.path.exists(cpu_path):
+        return None
+    samples = json.load(open(cpu_path)).get("timeline") or []
+    if len(samples) < 2 or samples[0][0] > t_from or samples[-1][0] < t_to:
+        return None
+    roles = TOOL_ROLES.get(tool, ())
+    times = [t for t, _ in samples]
+    spent = [sum(totals.get(role, 0.0) for role in roles) for _, totals in samples]
+
+    def at(t):
+        i = bisect.bisect_left(times, t)
+        if i == 0:
+            return spent[0]
+        a, b = times[i - 1], times[i]
+        return spent[i - 1] + (spent[i] - spent[i - 1]) * ((t - a) / (b - a) if b > a else 1.0)
+
+    return at(t_to) - at(t_from)
+
+
 def analyse(run, lab, csv_path, predictions, placement=None):
     """One copy against the physical limit (its dataset's bytes where `placement` says) and
     its prediction."""
@@ -278,6 +303,18 @@ def analyse(run, lab, csv_path, predictions, placement=None):
         if t90 > t10:
             out["steady_mb_per_s"] = round(0.8 * bytes_ / 1e6 / (t90 - t10), 3)
             out["steady_window_s"] = [round(t10 - base["t"], 2), round(t90 - base["t"], 2)]
+            # The tool's CPU over the same window, against the 80% of the files and bytes
+            # that crossed in it (files counted in proportion to bytes: exact where they are
+            # of one size, as in S): what a file costs once the processes have started and
+            # warmed up, without the fixed cost of a copy's start.
+            steady_cpu = tool_cpu_between(csv_path[:-len(".csv")] + ".cpu", run["tool"], t10, t90)
+            tool_cpu = out.get("process_cpu")
+            if tool_cpu and steady_cpu is not None:
+                tool_cpu["steady_tool_seconds"] = round(steady_cpu, 2)
+                tool_cpu["steady_per_gb"] = round(steady_cpu / (0.8 * bytes_ / 1e9), 2)
+                files = (run.get("verify") or {}).get("files")
+                if files:
+                    tool_cpu["steady_per_1000_files"] = round(steady_cpu / (0.8 * files / 1000), 2)
             # The limit over the window counts a spawned host from when it has booted: a VM
             # that does not exist yet is not a host in use. Without spawned hosts it is the
             # plain limit.

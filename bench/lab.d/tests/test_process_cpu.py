@@ -52,6 +52,48 @@ def test_a_runs_tool_cpu_is_its_own_processes_per_gb_and_per_thousand_files(tmp_
     assert parse.process_cpu(run, str(tmp_path / "missing.cpu")) is None
 
 
+def test_the_steady_figures_are_the_tools_cpu_while_the_middle_of_the_copy_crossed(tmp_path):
+    # 10 MB of 10 files crossing at 1 MB/s from t = 100 to 110: the steady window is 101-109.
+    # The relays spend 5 CPU-s starting (to t = 101), then 1 CPU-s a second; the datanodes'
+    # CPU is not the tool's.
+    (tmp_path / "S-relaycp-k0.csv").write_text(
+        "t,src_to_dst,dst_to_src,cpu_busy,cpu_total\n"
+        + "".join(f"{100 + t},{t * 1_000_000},0,{10 * t},{40 * t}\n" for t in range(11)))
+    timeline = [[99.0, {"datanode": 0.0}], [101.0, {"relaycp-relay": 5.0, "datanode": 1.0}]]
+    timeline += [[100.0 + t, {"relaycp-relay": 5.0 + (t - 1), "relaycp-driver": 0.0,
+                              "datanode": 7.0 * t}] for t in range(2, 12)]
+    (tmp_path / "S-relaycp-k0.cpu").write_text(json.dumps(
+        {"seconds": {"relaycp-relay": 15.0, "relaycp-driver": 0.0, "datanode": 77.0},
+         "timeline": timeline}))
+    run = {"dataset": "S", "tool": "relaycp", "k": 0, "wall_seconds": 10.0, "senders": 1,
+           "receivers": 1, "verify": {"bytes": 10_000_000, "files": 10}}
+
+    cpu = parse.analyse(run, {"v_e_mbit": 8, "datanodes_per_site": 1},
+                        str(tmp_path / "S-relaycp-k0.csv"), {})["process_cpu"]
+
+    assert cpu["per_1000_files"] == 1500.0
+    assert cpu["steady_tool_seconds"] == 8.0
+    assert cpu["steady_per_gb"] == 1000.0
+    assert cpu["steady_per_1000_files"] == 1000.0
+    table = "\n".join(output.cpu_markdown([dict(run, process_cpu=cpu)]))
+    assert table.splitlines()[-1].endswith("| 1500.0 | 1000.0 | 1000.0 |")
+
+
+def test_a_run_without_a_cpu_timeline_has_no_steady_figures(tmp_path):
+    (tmp_path / "S-relaycp-k0.csv").write_text(
+        "t,src_to_dst,dst_to_src,cpu_busy,cpu_total\n"
+        + "".join(f"{100 + t},{t * 1_000_000},0,{10 * t},{40 * t}\n" for t in range(11)))
+    (tmp_path / "S-relaycp-k0.cpu").write_text(json.dumps({"seconds": {"relaycp-relay": 15.0}}))
+    run = {"dataset": "S", "tool": "relaycp", "k": 0, "wall_seconds": 10.0, "senders": 1,
+           "receivers": 1, "verify": {"bytes": 10_000_000, "files": 10}}
+
+    cpu = parse.analyse(run, {"v_e_mbit": 8, "datanodes_per_site": 1},
+                        str(tmp_path / "S-relaycp-k0.csv"), {})["process_cpu"]
+
+    assert cpu["per_1000_files"] == 1500.0
+    assert "steady_per_1000_files" not in cpu
+
+
 def test_the_cpu_figures_are_not_taken_for_runs(tmp_path):
     (tmp_path / "runs").mkdir()
     (tmp_path / "lab.json").write_text("{}")
