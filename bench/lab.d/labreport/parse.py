@@ -237,8 +237,8 @@ def process_cpu(run, cpu_path):
 def tool_cpu_between(cpu_path, tool, t_from, t_to):
     """The CPU seconds `tool`'s own processes spent between two moments (seconds since the
     epoch), from the run's process_cpu.py timeline, each sample's totals interpolated to the
-    moments; None where the run has no timeline (runs before 2026-11-27) or it does not span
-    them."""
+    moments; None where the run has no timeline (its sampler older than 042fcf1, 2026-11-25)
+    or it does not span them."""
     if not os.path.exists(cpu_path):
         return None
     samples = json.load(open(cpu_path)).get("timeline") or []
