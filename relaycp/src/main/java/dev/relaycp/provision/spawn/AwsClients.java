@@ -6,8 +6,11 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -43,19 +46,19 @@ public final class AwsClients implements AutoCloseable {
   }
 
   public Ec2Client ec2(String region) {
-    requireNonNull(region, "region is null");
-    return ec2.computeIfAbsent(region, name -> {
-      var builder = Ec2Client.builder().region(Region.of(name)).httpClient(http)
-          .credentialsProvider(credentials);
-      endpoint.ifPresent(builder::endpointOverride);
-      return builder.build();
-    });
+    return client(ec2, region, Ec2Client::builder);
   }
 
   public SsmClient ssm(String region) {
+    return client(ssm, region, SsmClient::builder);
+  }
+
+  /** {@code region}'s client from {@code cache}, built on first use with the shared parts. */
+  private <C, B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>> C client(
+      Map<String, C> cache, String region, Supplier<B> newBuilder) {
     requireNonNull(region, "region is null");
-    return ssm.computeIfAbsent(region, name -> {
-      var builder = SsmClient.builder().region(Region.of(name)).httpClient(http)
+    return cache.computeIfAbsent(region, name -> {
+      B builder = newBuilder.get().region(Region.of(name)).httpClient(http)
           .credentialsProvider(credentials);
       endpoint.ifPresent(builder::endpointOverride);
       return builder.build();
