@@ -62,9 +62,7 @@ public final class ApplicationMasterContainerMain {
       driverGone.await();
       return ExitCodes.OK;
     } catch (RelayCpException e) {
-      err.println("relaycp: " + e.getMessage());
-      err.flush();
-      return ExitCodes.of(e.code());
+      return ExitCodes.report(e, err, "an ApplicationMaster container");
     } catch (IOException e) {
       err.println("relaycp: the ApplicationMaster container could not hand its token on in "
           + arguments[0] + ": " + e.getMessage());

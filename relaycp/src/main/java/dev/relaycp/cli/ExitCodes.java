@@ -2,6 +2,7 @@ package dev.relaycp.cli;
 
 import dev.relaycp.error.ErrorCode;
 import dev.relaycp.error.RelayCpException;
+import java.io.PrintWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -44,16 +45,31 @@ public final class ExitCodes implements IExecutionExceptionHandler, IExitCodeExc
   @Override
   public int handleExecutionException(Exception failure, CommandLine commandLine,
       ParseResult parseResult) {
-    if (getExitCode(failure) == INTERNAL) {
-      LOG.error("Internal error in relaycp {}", commandLine.getCommandName(), failure);
+    return report(failure, commandLine.getErr(), "relaycp " + commandLine.getCommandName());
+  }
+
+  /**
+   * Prints {@code failure}'s one-line message to {@code err} and returns its exit code: a
+   * {@link RelayCpException}'s own message, or for anything else "internal error", with its
+   * stack logged under {@code where} (what was running: a command, a container). Entry points
+   * that picocli does not run (YARN's containers) report their failures through it too.
+   */
+  public static int report(Exception failure, PrintWriter err, String where) {
+    int exitCode = exitCodeOf(failure);
+    if (exitCode == INTERNAL) {
+      LOG.error("Internal error in {}", where, failure);
     }
-    commandLine.getErr().println("relaycp: " + message(failure));
-    commandLine.getErr().flush();
-    return getExitCode(failure);
+    err.println("relaycp: " + message(failure));
+    err.flush();
+    return exitCode;
   }
 
   @Override
   public int getExitCode(Throwable failure) {
+    return exitCodeOf(failure);
+  }
+
+  private static int exitCodeOf(Throwable failure) {
     if (failure instanceof RelayCpException relay) {
       return of(relay.code());
     }

@@ -1,7 +1,6 @@
 package dev.relaycp.cli;
 
 import dev.relaycp.config.RelayKeys;
-import dev.relaycp.error.RelayCpException;
 import dev.relaycp.fs.HadoopLogin;
 import dev.relaycp.provision.ContainerSecret;
 import dev.relaycp.provision.RelaySettingsVariable;
@@ -12,8 +11,6 @@ import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The entry point of a relay that YARN starts for a copy:
@@ -31,8 +28,6 @@ import org.slf4j.LoggerFactory;
  * (bench/results/2026-11-28-yarn-start-overlap/).
  */
 public final class RelayContainerMain {
-  private static final Logger LOG = LoggerFactory.getLogger(RelayContainerMain.class);
-
   private RelayContainerMain() {}
 
   public static void main(String[] arguments) throws IOException, InterruptedException {
@@ -74,15 +69,8 @@ public final class RelayContainerMain {
           Optional.ofNullable(environment.get("CONTAINER_ID")), false)
           .serve(secret, configuration, out);
       return ExitCodes.OK;
-    } catch (RelayCpException e) {
-      err.println("relaycp: " + e.getMessage());
-      err.flush();
-      return ExitCodes.of(e.code());
     } catch (RuntimeException e) {
-      LOG.error("Internal error in a relay container", e);
-      err.println("relaycp: internal error: " + e + " (please report it with the log)");
-      err.flush();
-      return ExitCodes.INTERNAL;
+      return ExitCodes.report(e, err, "a relay container");
     }
   }
 }

@@ -90,6 +90,26 @@ class ExitCodesTest {
   }
 
   @Test
+  void anEntryPointPicocliDoesNotRunReportsAsTheCommandsDo() {
+    StringWriter containerErr = new StringWriter();
+    IllegalStateException bug = new IllegalStateException("a bug");
+
+    assertThat(ExitCodes.report(new RelayCpException(ErrorCode.CLUSTER_UNREACHABLE,
+        "the source is down; retry"), new PrintWriter(containerErr), "a relay container"))
+        .isEqualTo(ExitCodes.EXTERNAL);
+    assertThat(ExitCodes.report(bug, new PrintWriter(containerErr), "a relay container"))
+        .isEqualTo(ExitCodes.INTERNAL);
+
+    assertThat(containerErr.toString()).isEqualTo("relaycp: the source is down; retry"
+        + System.lineSeparator() + "relaycp: internal error: " + bug
+        + " (please report it with the log)" + System.lineSeparator());
+    assertThat(recorded.events).hasSize(1);
+    assertThat(recorded.events.get(0).getRenderedMessage())
+        .isEqualTo("Internal error in a relay container");
+    assertThat(recorded.events.get(0).getThrowableInformation().getThrowable()).isSameAs(bug);
+  }
+
+  @Test
   void aUserErrorIsOneLineAndNotLogged() {
     assertThat(run(new RelayCpException(ErrorCode.INVALID_ARGUMENT, "bad input; fix it")))
         .isEqualTo(ExitCodes.USER);
