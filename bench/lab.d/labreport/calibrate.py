@@ -12,7 +12,7 @@ from .parse import (PROBE_FILE_BYTES, PROBE_FILES, U_FILES, V_FILES, W_FILES, X_
                     Y_SPAWNED, Z_FILES, Z_SPAWNED,
                     datanodes, placement_option, probe_rate, relaycp_phases,
                     routes as relaycp_routes, spawned_probe, spawned_start_seconds, startup_seconds,
-                    distcp_map_costs, timeline, when_crossed)
+                    cpu_at, distcp_map_costs, timeline, when_crossed)
 
 # The planner's defaults for a DistCp map's start-up and per-file cost (DistcpSettings).
 DISTCP_TASK_SECONDS = 4.0
@@ -398,19 +398,6 @@ BYTE_ROLES = ("relaycp-relay", "relaycp-driver", "datanode")
 B_WINDOW = (0.25, 0.9)
 
 
-def _at(timeline, t, role):
-    """A role's CPU seconds at time t, interpolated between the .cpu timeline's samples."""
-    before = None
-    for when, seconds in timeline:
-        value = seconds.get(role, 0.0)
-        if when >= t:
-            if before is None or when <= before[0]:
-                return value
-            return before[1] + (value - before[1]) * (t - before[0]) / (when - before[0])
-        before = (when, value)
-    return before[1] if before else 0.0
-
-
 def byte_cpu(folder):
     """What a byte copied costs the lab's shared cores, measured on the start-up probe B (six
     64 MiB files, WAN-bound): the CPU seconds of BYTE_ROLES between the moments a quarter and
@@ -432,7 +419,7 @@ def byte_cpu(folder):
     if window_bytes <= 0:
         return None
     first, last = (when_crossed(rows, fraction) for fraction in B_WINDOW)
-    seconds = sum(_at(cpu, last, role) - _at(cpu, first, role) for role in BYTE_ROLES)
+    seconds = cpu_at(cpu, last, BYTE_ROLES) - cpu_at(cpu, first, BYTE_ROLES)
     return max(0.0, seconds) / window_bytes
 
 

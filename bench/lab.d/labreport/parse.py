@@ -5,7 +5,6 @@ physical limit, which reads only its record and timeline.
 MB is 10^6 bytes throughout. "steady" is the rate over the middle 80% of the bytes: the times
 when the bytes that crossed the router from src to dst reached 10% and 90% of their total, and
 80% of the payload over that span."""
-import bisect
 import csv
 import functools
 import glob
@@ -234,28 +233,32 @@ def process_cpu(run, cpu_path):
     return out
 
 
+def cpu_at(timeline, t, roles):
+    """The CPU seconds `roles` had spent by time t on a process_cpu.py timeline
+    ([[t, {role: CPU s so far}], ...]), linear between its samples; before the first sample
+    what that sample says, after the last what the last says."""
+    before = None
+    for when, totals in timeline:
+        value = sum(totals.get(role, 0.0) for role in roles)
+        if when >= t:
+            if before is None or when <= before[0]:
+                return value
+            return before[1] + (value - before[1]) * (t - before[0]) / (when - before[0])
+        before = (when, value)
+    return before[1] if before else 0.0
+
+
 def tool_cpu_between(cpu_path, tool, t_from, t_to):
     """The CPU seconds `tool`'s own processes spent between two moments (seconds since the
-    epoch), from the run's process_cpu.py timeline, each sample's totals interpolated to the
-    moments; None where the run has no timeline (its sampler older than 042fcf1, 2026-11-25)
-    or it does not span them."""
+    epoch), from the run's process_cpu.py timeline; None where the run has no timeline (its
+    sampler older than 042fcf1, 2026-11-25) or it does not span them."""
     if not os.path.exists(cpu_path):
         return None
     samples = json.load(open(cpu_path)).get("timeline") or []
     if len(samples) < 2 or samples[0][0] > t_from or samples[-1][0] < t_to:
         return None
     roles = TOOL_ROLES.get(tool, ())
-    times = [t for t, _ in samples]
-    spent = [sum(totals.get(role, 0.0) for role in roles) for _, totals in samples]
-
-    def at(t):
-        i = bisect.bisect_left(times, t)
-        if i == 0:
-            return spent[0]
-        a, b = times[i - 1], times[i]
-        return spent[i - 1] + (spent[i] - spent[i - 1]) * ((t - a) / (b - a) if b > a else 1.0)
-
-    return at(t_to) - at(t_from)
+    return cpu_at(samples, t_to, roles) - cpu_at(samples, t_from, roles)
 
 
 def analyse(run, lab, csv_path, predictions, placement=None):
